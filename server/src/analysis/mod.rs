@@ -1,0 +1,5 @@
+//! Loop analysis with tree-sitter (ARCHITECTURE.md §2). Issue #3.
+
+pub mod region;
+
+pub use region::{Access, LoopKind, OffloadRegion, RegionParam, WorkEstimate};

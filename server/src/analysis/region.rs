@@ -1,0 +1,126 @@
+//! The plain-data contract between analysis and the rest of the pipeline: a loop nest outlined as a
+//! function that the verifier can build a harness around and the search can rewrite.
+
+use serde::{Deserialize, Serialize};
+
+/// What a loop computes, as far as offloading is concerned (ARCHITECTURE.md §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LoopKind {
+    Map,
+    Reduction,
+    Histogram,
+    Stencil,
+    Scan,
+    Sequential,
+}
+
+impl LoopKind {
+    pub fn is_parallel(self) -> bool {
+        !matches!(self, LoopKind::Sequential)
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LoopKind::Map => "map",
+            LoopKind::Reduction => "reduction",
+            LoopKind::Histogram => "histogram",
+            LoopKind::Stencil => "stencil",
+            LoopKind::Scan => "scan",
+            LoopKind::Sequential => "sequential",
+        }
+    }
+}
+
+/// How the outlined function uses a parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Access {
+    Read,
+    Write,
+    ReadWrite,
+}
+
+/// One parameter of the outlined function.
+///
+/// Arrays are passed as pointers to their element type. A scalar the loop writes (a reduction's
+/// accumulator) is passed as a pointer to one element, so every output travels the same way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegionParam {
+    pub name: String,
+    /// Element type as written in the source, without qualifiers (`float`, `int`, `std::size_t`).
+    pub elem_type: String,
+    /// True for pointers/arrays (and for written scalars, which become one-element arrays).
+    pub is_array: bool,
+    pub access: Access,
+    /// Number of elements as a C expression over the size parameters (`n`, `n*m`, `nbins`),
+    /// `1` for a written scalar, `None` for a read-only scalar.
+    pub extent: Option<String>,
+    /// True for integer scalars that bound the iteration space (the harness chooses them).
+    pub is_size: bool,
+}
+
+/// Work of one execution of the region, as expressions over the size parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WorkEstimate {
+    /// Total iterations of the nest, e.g. `n*m`.
+    pub iterations: String,
+    /// Arithmetic operations per iteration (flops for floating code).
+    pub ops_per_iteration: f64,
+    /// Compulsory bytes moved per iteration (each input read once, each output written once).
+    pub bytes_per_iteration: f64,
+}
+
+/// A loop nest outlined as a function: the unit the verifier checks and the search rewrites.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OffloadRegion {
+    /// Name of the outlined (or enclosing) function; candidates implement `<name>_gpu`.
+    pub name: String,
+    pub params: Vec<RegionParam>,
+    /// The serial reference: a complete C++ function `void <name>(params...)`, compilable on its
+    /// own with the includes in `includes`.
+    pub source: String,
+    /// `#include` lines the reference needs.
+    pub includes: Vec<String>,
+    pub kind: LoopKind,
+    /// True when the enclosing function already is the loop nest and was used as is.
+    pub whole_function: bool,
+    /// 1-based first and last line of the loop statement in its file.
+    pub line: usize,
+    pub end_line: usize,
+    pub work: WorkEstimate,
+}
+
+impl OffloadRegion {
+    /// The C signature of the serial function, e.g. `void saxpy(int n, float a, const float* x, float* y)`.
+    pub fn signature(&self) -> String {
+        self.signature_named(&self.name)
+    }
+
+    /// The same parameter list under another name: candidates define `void <name>_gpu(...)` taking
+    /// device pointers.
+    pub fn signature_named(&self, name: &str) -> String {
+        let params: Vec<String> = self
+            .params
+            .iter()
+            .map(|p| {
+                if p.is_array {
+                    let constness = if p.access == Access::Read {
+                        "const "
+                    } else {
+                        ""
+                    };
+                    format!("{constness}{}* {}", p.elem_type, p.name)
+                } else {
+                    format!("{} {}", p.elem_type, p.name)
+                }
+            })
+            .collect();
+        format!("void {name}({})", params.join(", "))
+    }
+
+    /// Name of the function a candidate kernel file must define.
+    pub fn gpu_entry_name(&self) -> String {
+        format!("{}_gpu", self.name)
+    }
+}

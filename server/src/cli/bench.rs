@@ -1,0 +1,9 @@
+//! `cuda-offload bench`.
+
+use std::process::ExitCode;
+
+pub type Args = super::Pending;
+
+pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
+    super::not_implemented("bench", 10)
+}

@@ -1,0 +1,1 @@
+//! Monte Carlo Graph Search and the baselines (ARCHITECTURE.md §4). Issue #7.

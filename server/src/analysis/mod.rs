@@ -2,4 +2,4 @@
 
 pub mod region;
 
-pub use region::{Access, LoopKind, OffloadRegion, RegionParam, WorkEstimate};
+pub use region::{Access, InputSpec, LoopKind, OffloadRegion, RegionParam, WorkEstimate};

@@ -58,6 +58,27 @@ pub struct RegionParam {
     pub extent: Option<String>,
     /// True for integer scalars that bound the iteration space (the harness chooses them).
     pub is_size: bool,
+    /// Constraints on generated input values (index arrays, sorted offsets); `None` means any value
+    /// of the type from the harness's default distributions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input: Option<InputSpec>,
+}
+
+/// How the verifier must generate one input so the serial code is well-defined on it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputSpec {
+    /// Smallest allowed value, a C expression over the size parameters (inclusive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<String>,
+    /// Largest allowed value, a C expression over the size parameters (inclusive).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<String>,
+    /// Values are non-decreasing (CSR row offsets, sorted keys for binary search).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sorted: bool,
+    /// The array is a permutation of `0..extent` (gathers/scatters without collisions).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub permutation: bool,
 }
 
 /// Work of one execution of the region, as expressions over the size parameters.

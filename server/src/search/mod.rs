@@ -1,1 +1,48 @@
-//! Monte Carlo Graph Search and the baselines (ARCHITECTURE.md §4). Issue #7.
+//! Search for a fast verified kernel: Monte Carlo Graph Search over the reasoning graph and the
+//! baselines (ARCHITECTURE.md §4). The algorithm is written against two small traits so that it
+//! can be tested with a scripted environment; `env` (later) binds them to the model and verifier.
+
+pub mod mcgs;
+pub mod reward;
+
+use serde::{Deserialize, Serialize};
+
+/// A node of the reasoning graph: 0 is `init` (the serial code), every other one a technique.
+pub type TechniqueId = usize;
+
+/// The root technique: the serial code before any optimization.
+pub const INIT: TechniqueId = 0;
+
+/// The part of the reasoning graph the search needs.
+pub trait TechniqueGraph {
+    /// Techniques that trajectories applied right after `node`, with a prior in [0, 1] (how good
+    /// the graph's examples say the move is; 0.5 when unknown). Order is stable.
+    fn successors(&self, node: TechniqueId) -> Vec<(TechniqueId, f64)>;
+    fn name(&self, node: TechniqueId) -> String;
+}
+
+/// What applying one technique produced.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StepResult<S> {
+    /// The new code, when the step produced usable code (it may still be wrong: see `reward`).
+    pub state: Option<S>,
+    /// Graded reward (ARCHITECTURE.md §4): -1 when not compiled or not correct.
+    pub reward: f64,
+    /// True when the step passed verification (compiled and, where a GPU exists, correct).
+    pub passed: bool,
+    /// Model calls spent on this step (a repair attempt makes it 2).
+    pub llm_calls: usize,
+    pub tokens: u64,
+    /// One line for traces and hovers: "speedup 312x", "nvcc: expected ';'", ...
+    pub note: String,
+}
+
+/// Where the search is, reported after each iteration (the LSP turns it into `$/progress`).
+#[derive(Debug, Clone, Serialize)]
+pub struct Progress {
+    pub iteration: usize,
+    pub llm_calls: usize,
+    pub budget: usize,
+    pub best_reward: Option<f64>,
+    pub current_path: Vec<String>,
+}

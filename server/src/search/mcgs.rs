@@ -1,0 +1,511 @@
+//! Monte Carlo Graph Search (ARCHITECTURE.md §4), made concrete:
+//!
+//! 1. Selection from the root by P-UCB, `Q(s) + c·sqrt(2 ln N(parent) / N(s))`, over children that
+//!    were already tried; an untried child is taken first (highest graph prior first).
+//! 2. Expansion: the first time a node is passed through, all its graph successors become children.
+//! 3. Rollout from the new child: with probability 1-ε the successor maximizing
+//!    `Q(s,a) - λ·N(s,a)` (edge statistics over the whole search, the graph prior before any visit;
+//!    the visit penalty keeps cycles finite), else a random successor; until the depth limit, a
+//!    failed step, or the budget. Rollout steps become tree nodes too: each one cost a model call
+//!    and is a possible answer.
+//! 4. Backpropagation of the *maximum* reward seen on the iteration along the path.
+//!
+//! The search tree is over technique *sequences*, so cycles in the graph only make paths longer.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use tokio_util::sync::CancellationToken;
+
+use super::{INIT, Progress, StepResult, TechniqueGraph, TechniqueId};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct McgsConfig {
+    /// P-UCB exploration constant `c`.
+    pub exploration: f64,
+    /// Probability of a random rollout action.
+    pub epsilon: f64,
+    /// Visit penalty `λ` of the rollout policy.
+    pub visit_penalty: f64,
+    /// Longest technique path (init excluded).
+    pub max_depth: usize,
+    /// Model calls the whole search may spend.
+    pub budget: usize,
+    /// Wall-clock limit, checked between steps.
+    pub deadline: Option<Duration>,
+    pub seed: u64,
+}
+
+impl Default for McgsConfig {
+    fn default() -> Self {
+        McgsConfig {
+            exploration: 1.0,
+            epsilon: 0.1,
+            visit_penalty: 0.1,
+            max_depth: 6,
+            budget: 32,
+            deadline: None,
+            seed: 0,
+        }
+    }
+}
+
+/// Applies one technique to a state: the model rewrites the code, the verifier grades it.
+pub trait SearchEnv {
+    type State: Clone;
+    /// `path` is the technique sequence leading to `from` (starting with `INIT`); `calls_left` is
+    /// the most model calls this step may spend (a repair attempt needs two).
+    fn apply(
+        &mut self,
+        from: &Self::State,
+        path: &[TechniqueId],
+        technique: TechniqueId,
+        calls_left: usize,
+    ) -> impl std::future::Future<Output = StepResult<Self::State>>;
+}
+
+/// Why the search stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StopReason {
+    Budget,
+    Deadline,
+    Cancelled,
+    /// Every reachable path was tried to the depth limit or ended in a failed step.
+    Exhausted,
+}
+
+/// One node of the search tree, as the trace shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct TraceNode {
+    pub id: usize,
+    pub parent: Option<usize>,
+    pub technique: TechniqueId,
+    pub technique_name: String,
+    pub depth: usize,
+    pub visits: u32,
+    pub q: f64,
+    /// None for children that were never applied.
+    pub reward: Option<f64>,
+    pub passed: bool,
+    pub note: String,
+    pub llm_calls: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct IterationTrace {
+    pub iteration: usize,
+    /// Node ids from the root to the deepest node of the iteration.
+    pub path: Vec<usize>,
+    /// Nodes applied (model called) in this iteration, in order.
+    pub applied: Vec<usize>,
+    /// The value backed up: the maximum reward seen.
+    pub value: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchTrace {
+    pub nodes: Vec<TraceNode>,
+    pub iterations: Vec<IterationTrace>,
+    pub llm_calls: usize,
+    pub tokens: u64,
+    pub stop: StopReason,
+}
+
+/// The best candidate seen anywhere in the search.
+#[derive(Debug, Clone, Serialize)]
+pub struct Best<S> {
+    pub node: usize,
+    pub state: S,
+    pub reward: f64,
+    /// Technique names from the first technique (init excluded) to this candidate.
+    pub path: Vec<String>,
+    /// Reward of each step on that path.
+    pub step_rewards: Vec<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchOutcome<S> {
+    pub best: Option<Best<S>>,
+    pub trace: SearchTrace,
+}
+
+struct Node<S> {
+    technique: TechniqueId,
+    parent: Option<usize>,
+    children: Vec<usize>,
+    expanded: bool,
+    prior: f64,
+    depth: usize,
+    visits: u32,
+    value_sum: f64,
+    applied: bool,
+    state: Option<S>,
+    reward: Option<f64>,
+    passed: bool,
+    note: String,
+    llm_calls: usize,
+}
+
+impl<S> Node<S> {
+    fn new(technique: TechniqueId, parent: Option<usize>, prior: f64, depth: usize) -> Self {
+        Node {
+            technique,
+            parent,
+            children: Vec::new(),
+            expanded: false,
+            prior,
+            depth,
+            visits: 0,
+            value_sum: 0.0,
+            applied: false,
+            state: None,
+            reward: None,
+            passed: false,
+            note: String::new(),
+            llm_calls: 0,
+        }
+    }
+
+    fn q(&self) -> f64 {
+        if self.visits == 0 {
+            0.0
+        } else {
+            self.value_sum / f64::from(self.visits)
+        }
+    }
+}
+
+/// Edge statistics `N(s,a)`, `Q(s,a)` of the rollout policy, keyed by technique pair.
+#[derive(Default)]
+struct EdgeStats {
+    visits: HashMap<(TechniqueId, TechniqueId), (u32, f64)>,
+}
+
+impl EdgeStats {
+    fn score(&self, from: TechniqueId, to: TechniqueId, prior: f64, penalty: f64) -> f64 {
+        match self.visits.get(&(from, to)) {
+            Some(&(n, sum)) if n > 0 => sum / f64::from(n) - penalty * f64::from(n),
+            _ => prior,
+        }
+    }
+
+    fn record(&mut self, from: TechniqueId, to: TechniqueId, value: f64) {
+        let e = self.visits.entry((from, to)).or_insert((0, 0.0));
+        e.0 += 1;
+        e.1 += value;
+    }
+}
+
+pub struct Mcgs<'g, G: TechniqueGraph> {
+    graph: &'g G,
+    config: McgsConfig,
+}
+
+impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
+    pub fn new(graph: &'g G, config: McgsConfig) -> Self {
+        Mcgs { graph, config }
+    }
+
+    /// Runs the search from `initial` (the serial code) until the budget, the deadline, or
+    /// cancellation; `progress` is called after every iteration.
+    pub async fn run<E: SearchEnv>(
+        &self,
+        env: &mut E,
+        initial: E::State,
+        cancel: &CancellationToken,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SearchOutcome<E::State> {
+        let cfg = &self.config;
+        let started = Instant::now();
+        let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
+        let mut tree: Vec<Node<E::State>> = vec![Node::new(INIT, None, 1.0, 0)];
+        tree[0].applied = true;
+        tree[0].passed = true;
+        tree[0].state = Some(initial);
+        let mut edges = EdgeStats::default();
+        let mut calls = 0usize;
+        let mut tokens = 0u64;
+        let mut iterations = Vec::new();
+        // Re-selecting finished leaves costs no model call, so bound the iterations that apply nothing.
+        let mut idle_iterations = 0usize;
+
+        let stop = loop {
+            if cancel.is_cancelled() {
+                break StopReason::Cancelled;
+            }
+            if calls >= cfg.budget {
+                break StopReason::Budget;
+            }
+            if cfg.deadline.is_some_and(|d| started.elapsed() >= d) {
+                break StopReason::Deadline;
+            }
+            if idle_iterations > 4 * (tree.len() + 1) {
+                break StopReason::Exhausted;
+            }
+
+            // 1. Selection (with 2. expansion on first pass through a node).
+            let mut path = vec![0usize];
+            let mut cur = 0usize;
+            loop {
+                if self.is_terminal(&tree[cur]) {
+                    break;
+                }
+                if !tree[cur].expanded {
+                    self.expand(&mut tree, cur);
+                }
+                let Some(next) = self.select_child(&tree, cur) else {
+                    break;
+                };
+                cur = next;
+                path.push(cur);
+                if !tree[cur].applied {
+                    break;
+                }
+            }
+
+            let mut applied = Vec::new();
+            let mut seen: Vec<f64> = Vec::new();
+            if !tree[cur].applied {
+                // The new child: apply it, then 3. roll out from it.
+                let budget_left = cfg.budget - calls;
+                let r = self
+                    .apply(env, &mut tree, cur, budget_left, &mut calls, &mut tokens)
+                    .await;
+                applied.push(cur);
+                seen.push(r);
+                while tree[cur].passed
+                    && tree[cur].depth < cfg.max_depth
+                    && calls < cfg.budget
+                    && !cancel.is_cancelled()
+                    && cfg.deadline.is_none_or(|d| started.elapsed() < d)
+                {
+                    if !tree[cur].expanded {
+                        self.expand(&mut tree, cur);
+                    }
+                    let Some(next) = self.rollout_child(&tree, &edges, cur, &mut rng) else {
+                        break;
+                    };
+                    cur = next;
+                    path.push(cur);
+                    if tree[cur].applied {
+                        seen.extend(tree[cur].reward);
+                        continue;
+                    }
+                    let budget_left = cfg.budget - calls;
+                    let r = self
+                        .apply(env, &mut tree, cur, budget_left, &mut calls, &mut tokens)
+                        .await;
+                    applied.push(cur);
+                    seen.push(r);
+                }
+                idle_iterations = 0;
+            } else {
+                // A finished leaf (failed or at the depth limit) selected again.
+                seen.extend(tree[cur].reward);
+                idle_iterations += 1;
+            }
+
+            // 4. Backpropagation of the maximum reward seen on this iteration.
+            let value = seen.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let value = if value.is_finite() { value } else { -1.0 };
+            for &id in &path {
+                tree[id].visits += 1;
+                tree[id].value_sum += value;
+                if let Some(p) = tree[id].parent {
+                    edges.record(tree[p].technique, tree[id].technique, value);
+                }
+            }
+            let iteration = iterations.len() + 1;
+            iterations.push(IterationTrace {
+                iteration,
+                path: path.clone(),
+                applied,
+                value,
+            });
+            progress(&Progress {
+                iteration,
+                llm_calls: calls,
+                budget: cfg.budget,
+                best_reward: best_node(&tree).map(|b| tree[b].reward.unwrap_or(-1.0)),
+                current_path: path
+                    .iter()
+                    .skip(1)
+                    .map(|&id| self.graph.name(tree[id].technique))
+                    .collect(),
+            });
+        };
+
+        let best = best_node(&tree).map(|id| {
+            let mut chain = Vec::new();
+            let mut cur = Some(id);
+            while let Some(c) = cur.filter(|&c| c != 0) {
+                chain.push(c);
+                cur = tree[c].parent;
+            }
+            chain.reverse();
+            Best {
+                node: id,
+                state: tree[id].state.clone().expect("a passed node has a state"),
+                reward: tree[id].reward.unwrap_or(-1.0),
+                path: chain
+                    .iter()
+                    .map(|&c| self.graph.name(tree[c].technique))
+                    .collect(),
+                step_rewards: chain
+                    .iter()
+                    .map(|&c| tree[c].reward.unwrap_or(-1.0))
+                    .collect(),
+            }
+        });
+        let nodes = tree
+            .iter()
+            .enumerate()
+            .map(|(id, n)| TraceNode {
+                id,
+                parent: n.parent,
+                technique: n.technique,
+                technique_name: self.graph.name(n.technique),
+                depth: n.depth,
+                visits: n.visits,
+                q: n.q(),
+                reward: n.reward,
+                passed: n.passed,
+                note: n.note.clone(),
+                llm_calls: n.llm_calls,
+            })
+            .collect();
+        SearchOutcome {
+            best,
+            trace: SearchTrace {
+                nodes,
+                iterations,
+                llm_calls: calls,
+                tokens,
+                stop,
+            },
+        }
+    }
+
+    fn is_terminal<S>(&self, node: &Node<S>) -> bool {
+        (node.applied && !node.passed) || node.depth >= self.config.max_depth
+    }
+
+    fn expand<S>(&self, tree: &mut Vec<Node<S>>, id: usize) {
+        let depth = tree[id].depth + 1;
+        for (technique, prior) in self.graph.successors(tree[id].technique) {
+            let child = tree.len();
+            tree.push(Node::new(technique, Some(id), prior, depth));
+            tree[id].children.push(child);
+        }
+        tree[id].expanded = true;
+    }
+
+    /// P-UCB over tried children; an untried child (highest prior first) goes before any of them.
+    fn select_child<S>(&self, tree: &[Node<S>], id: usize) -> Option<usize> {
+        let children = &tree[id].children;
+        let untried = children
+            .iter()
+            .copied()
+            .filter(|&c| tree[c].visits == 0)
+            .max_by(|&a, &b| tree[a].prior.total_cmp(&tree[b].prior).then(b.cmp(&a)));
+        if untried.is_some() {
+            return untried;
+        }
+        let parent_visits = f64::from(tree[id].visits.max(1));
+        children.iter().copied().max_by(|&a, &b| {
+            let ucb = |c: usize| {
+                tree[c].q()
+                    + self.config.exploration
+                        * (2.0 * parent_visits.ln() / f64::from(tree[c].visits)).sqrt()
+            };
+            ucb(a).total_cmp(&ucb(b)).then(b.cmp(&a))
+        })
+    }
+
+    /// The rollout policy: argmax `Q(s,a) - λN(s,a)` with probability 1-ε, else uniform.
+    fn rollout_child<S>(
+        &self,
+        tree: &[Node<S>],
+        edges: &EdgeStats,
+        id: usize,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<usize> {
+        let children = &tree[id].children;
+        if children.is_empty() {
+            return None;
+        }
+        if rng.random::<f64>() < self.config.epsilon {
+            return Some(children[rng.random_range(0..children.len())]);
+        }
+        let from = tree[id].technique;
+        children.iter().copied().max_by(|&a, &b| {
+            let s = |c: usize| {
+                edges.score(
+                    from,
+                    tree[c].technique,
+                    tree[c].prior,
+                    self.config.visit_penalty,
+                )
+            };
+            s(a).total_cmp(&s(b)).then(b.cmp(&a))
+        })
+    }
+
+    async fn apply<E: SearchEnv>(
+        &self,
+        env: &mut E,
+        tree: &mut [Node<E::State>],
+        id: usize,
+        calls_left: usize,
+        calls: &mut usize,
+        tokens: &mut u64,
+    ) -> f64 {
+        let parent = tree[id].parent.expect("only the root has no parent");
+        let mut techniques = Vec::new();
+        let mut cur = Some(parent);
+        while let Some(c) = cur {
+            techniques.push(tree[c].technique);
+            cur = tree[c].parent;
+        }
+        techniques.reverse();
+        let from = tree[parent]
+            .state
+            .clone()
+            .expect("children are only applied under passed nodes");
+        let step = env
+            .apply(&from, &techniques, tree[id].technique, calls_left)
+            .await;
+        let node = &mut tree[id];
+        node.applied = true;
+        node.llm_calls = step.llm_calls.min(calls_left);
+        *calls += node.llm_calls;
+        *tokens += step.tokens;
+        node.passed = step.passed && step.state.is_some();
+        node.reward = Some(if node.passed { step.reward } else { -1.0 });
+        node.note = step.note;
+        node.state = step.state;
+        node.reward.unwrap_or(-1.0)
+    }
+}
+
+/// The passed node with the highest reward (the earliest on ties).
+fn best_node<S>(tree: &[Node<S>]) -> Option<usize> {
+    tree.iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, n)| n.applied && n.passed)
+        .max_by(|(ia, a), (ib, b)| {
+            a.reward
+                .unwrap_or(-1.0)
+                .total_cmp(&b.reward.unwrap_or(-1.0))
+                .then(ib.cmp(ia))
+        })
+        .map(|(id, _)| id)
+}
+
+#[cfg(test)]
+mod tests;

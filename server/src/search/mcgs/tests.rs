@@ -1,0 +1,289 @@
+//! The algorithm on small hand-made graphs with a scripted environment: rewards are a fixed
+//! function of the technique path, so every selection is predictable.
+
+use std::collections::HashMap;
+
+use super::*;
+
+struct Graph {
+    names: Vec<&'static str>,
+    succ: HashMap<TechniqueId, Vec<(TechniqueId, f64)>>,
+}
+
+impl Graph {
+    fn new(names: &[&'static str], edges: &[(TechniqueId, TechniqueId, f64)]) -> Self {
+        let mut succ: HashMap<TechniqueId, Vec<(TechniqueId, f64)>> = HashMap::new();
+        for &(a, b, p) in edges {
+            succ.entry(a).or_default().push((b, p));
+        }
+        Graph {
+            names: names.to_vec(),
+            succ,
+        }
+    }
+}
+
+impl TechniqueGraph for Graph {
+    fn successors(&self, node: TechniqueId) -> Vec<(TechniqueId, f64)> {
+        self.succ.get(&node).cloned().unwrap_or_default()
+    }
+    fn name(&self, node: TechniqueId) -> String {
+        self.names[node].to_string()
+    }
+}
+
+/// The state is the path as text; the reward of a step is looked up by the full path string.
+struct Scripted {
+    rewards: HashMap<String, f64>,
+    default: f64,
+    calls_per_step: usize,
+    log: Vec<String>,
+    cancel_after: Option<(usize, CancellationToken)>,
+}
+
+impl Scripted {
+    fn new(rewards: &[(&str, f64)], default: f64) -> Self {
+        Scripted {
+            rewards: rewards.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            default,
+            calls_per_step: 1,
+            log: Vec::new(),
+            cancel_after: None,
+        }
+    }
+}
+
+impl SearchEnv for Scripted {
+    type State = String;
+    async fn apply(
+        &mut self,
+        from: &String,
+        _path: &[TechniqueId],
+        technique: TechniqueId,
+        calls_left: usize,
+    ) -> StepResult<String> {
+        let state = format!("{from}>{technique}");
+        self.log.push(state.clone());
+        if let Some((n, token)) = &self.cancel_after
+            && self.log.len() >= *n
+        {
+            token.cancel();
+        }
+        let reward = self.rewards.get(&state).copied().unwrap_or(self.default);
+        StepResult {
+            state: Some(state),
+            reward,
+            passed: reward > -1.0,
+            llm_calls: self.calls_per_step.min(calls_left),
+            tokens: 10,
+            note: String::new(),
+        }
+    }
+}
+
+fn config(budget: usize, max_depth: usize, epsilon: f64) -> McgsConfig {
+    McgsConfig {
+        budget,
+        max_depth,
+        epsilon,
+        ..McgsConfig::default()
+    }
+}
+
+async fn run(graph: &Graph, cfg: McgsConfig, env: &mut Scripted) -> SearchOutcome<String> {
+    let cancel = CancellationToken::new();
+    Mcgs::new(graph, cfg)
+        .run(env, "0".to_string(), &cancel, &mut |_| {})
+        .await
+}
+
+fn iteration_paths(out: &SearchOutcome<String>) -> Vec<Vec<String>> {
+    out.trace
+        .iterations
+        .iter()
+        .map(|it| {
+            it.path
+                .iter()
+                .skip(1)
+                .map(|&id| out.trace.nodes[id].technique_name.clone())
+                .collect()
+        })
+        .collect()
+}
+
+// init(0) -> A(1, prior .9), B(2, prior .5); A -> C(3); B -> C.
+fn diamond() -> Graph {
+    Graph::new(
+        &["init", "A", "B", "C"],
+        &[(0, 1, 0.9), (0, 2, 0.5), (1, 3, 0.5), (2, 3, 0.5)],
+    )
+}
+
+#[tokio::test]
+async fn selection_sequence_is_exact() {
+    let graph = diamond();
+    let mut env = Scripted::new(
+        &[("0>1", 0.2), ("0>1>3", 0.3), ("0>2", 0.6), ("0>2>3", 0.8)],
+        -1.0,
+    );
+    let out = run(&graph, config(100, 3, 0.0), &mut env).await;
+
+    // Untried children by prior (A before B), each followed by its rollout to C; then P-UCB prefers
+    // B (Q 0.8 vs 0.3 at equal visits) and keeps re-selecting its finished leaf.
+    let paths = iteration_paths(&out);
+    assert_eq!(paths[0], vec!["A", "C"]);
+    assert_eq!(paths[1], vec!["B", "C"]);
+    assert_eq!(paths[2], vec!["B", "C"]);
+    assert_eq!(paths[3], vec!["B", "C"]);
+    assert_eq!(
+        env.log,
+        vec!["0>1", "0>1>3", "0>2", "0>2>3"],
+        "each path is applied exactly once"
+    );
+    assert_eq!(out.trace.stop, StopReason::Exhausted);
+    assert_eq!(out.trace.llm_calls, 4);
+
+    let best = out.best.expect("a best candidate");
+    assert_eq!(best.state, "0>2>3");
+    assert_eq!(best.path, vec!["B", "C"]);
+    assert_eq!(best.step_rewards, vec![0.6, 0.8]);
+    assert_eq!(best.reward, 0.8);
+}
+
+#[tokio::test]
+async fn p_ucb_explores_the_less_visited_child() {
+    // With a huge exploration constant the less visited child wins; at equal visits the higher Q (B).
+    let graph = diamond();
+    let mut env = Scripted::new(
+        &[("0>1", 0.2), ("0>1>3", 0.3), ("0>2", 0.6), ("0>2>3", 0.8)],
+        -1.0,
+    );
+    let cfg = McgsConfig {
+        exploration: 100.0,
+        ..config(100, 3, 0.0)
+    };
+    let out = run(&graph, cfg, &mut env).await;
+    let firsts: Vec<String> = iteration_paths(&out)
+        .iter()
+        .take(6)
+        .map(|p| p[0].clone())
+        .collect();
+    assert_eq!(firsts, vec!["A", "B", "B", "A", "B", "A"]);
+}
+
+#[tokio::test]
+async fn cycles_terminate_at_the_depth_limit() {
+    // init -> A -> B -> A -> ...: a cycle in the graph is a longer path in the tree.
+    let graph = Graph::new(
+        &["init", "A", "B"],
+        &[(0, 1, 0.5), (1, 2, 0.5), (2, 1, 0.5)],
+    );
+    let mut env = Scripted::new(&[], 0.5);
+    let out = run(&graph, config(1000, 5, 0.0), &mut env).await;
+    assert_eq!(out.trace.stop, StopReason::Exhausted);
+    assert_eq!(
+        env.log,
+        vec!["0>1", "0>1>2", "0>1>2>1", "0>1>2>1>2", "0>1>2>1>2>1"]
+    );
+    assert!(out.trace.nodes.iter().all(|n| n.depth <= 5));
+}
+
+#[tokio::test]
+async fn backpropagation_takes_the_maximum_and_a_failed_step_ends_the_rollout() {
+    // init -> A -> B -> C -> D; C fails verification, so D is never tried.
+    let graph = Graph::new(
+        &["init", "A", "B", "C", "D"],
+        &[(0, 1, 0.5), (1, 2, 0.5), (2, 3, 0.5), (3, 4, 0.5)],
+    );
+    let mut env = Scripted::new(&[("0>1", 0.1), ("0>1>2", 0.9), ("0>1>2>3", -1.0)], 0.4);
+    let cfg = config(3, 6, 0.0);
+    let out = run(&graph, cfg, &mut env).await;
+    assert_eq!(env.log, vec!["0>1", "0>1>2", "0>1>2>3"]);
+    let it = &out.trace.iterations[0];
+    assert_eq!(it.value, 0.9);
+    for &id in &it.path {
+        assert_eq!(
+            out.trace.nodes[id].q, 0.9,
+            "node {id} backs up the max, not the last or mean"
+        );
+    }
+    let failed = out
+        .trace
+        .nodes
+        .iter()
+        .find(|n| n.technique_name == "C")
+        .unwrap();
+    assert!(!failed.passed);
+    assert_eq!(out.best.unwrap().path, vec!["A", "B"]);
+}
+
+#[tokio::test]
+async fn budget_is_never_exceeded_even_with_repairs() {
+    let graph = diamond();
+    let mut env = Scripted::new(&[], 0.5);
+    env.calls_per_step = 2; // every step needs a repair
+    let out = run(&graph, config(5, 6, 0.0), &mut env).await;
+    assert_eq!(out.trace.stop, StopReason::Budget);
+    assert_eq!(out.trace.llm_calls, 5);
+    let spent: usize = out.trace.nodes.iter().map(|n| n.llm_calls).sum();
+    assert_eq!(spent, 5);
+}
+
+#[tokio::test]
+async fn same_seed_same_search() {
+    // A denser graph with random rollouts: the seed fixes every choice.
+    let edges: Vec<(usize, usize, f64)> = (0..6)
+        .flat_map(|a| {
+            (1..6)
+                .filter(move |&b| b != a)
+                .map(move |b| (a, b, 0.1 * b as f64))
+        })
+        .collect();
+    let graph = Graph::new(&["init", "a", "b", "c", "d", "e"], &edges);
+    let rewards = [("0>3", 0.4), ("0>5>2", 0.7), ("0>1>4", 0.9)];
+    let trace = |seed: u64| {
+        let graph = &graph;
+        async move {
+            let mut env = Scripted::new(&rewards, 0.2);
+            let cfg = McgsConfig {
+                seed,
+                ..config(24, 4, 0.5)
+            };
+            let out = run(graph, cfg, &mut env).await;
+            (env.log, iteration_paths(&out))
+        }
+    };
+    assert_eq!(trace(7).await, trace(7).await);
+}
+
+#[tokio::test]
+async fn cancellation_stops_between_steps() {
+    let graph = Graph::new(
+        &["init", "A", "B"],
+        &[(0, 1, 0.5), (1, 2, 0.5), (2, 1, 0.5)],
+    );
+    let cancel = CancellationToken::new();
+    let mut env = Scripted::new(&[], 0.5);
+    env.cancel_after = Some((2, cancel.clone()));
+    let out = Mcgs::new(&graph, config(100, 10, 0.0))
+        .run(&mut env, "0".into(), &cancel, &mut |_| {})
+        .await;
+    assert_eq!(out.trace.stop, StopReason::Cancelled);
+    assert_eq!(env.log.len(), 2, "no step starts after cancellation");
+}
+
+#[tokio::test]
+async fn progress_reports_every_iteration() {
+    let graph = diamond();
+    let mut env = Scripted::new(&[("0>2", 0.6)], 0.1);
+    let cancel = CancellationToken::new();
+    let mut seen = Vec::new();
+    let out = Mcgs::new(&graph, config(3, 3, 0.0))
+        .run(&mut env, "0".into(), &cancel, &mut |p| {
+            seen.push((p.iteration, p.llm_calls, p.best_reward))
+        })
+        .await;
+    assert_eq!(seen.len(), out.trace.iterations.len());
+    assert_eq!(seen[0], (1, 2, Some(0.1)));
+    assert_eq!(seen.last().unwrap().2, Some(0.6));
+}

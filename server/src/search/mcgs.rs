@@ -65,6 +65,24 @@ pub trait SearchEnv {
         technique: TechniqueId,
         calls_left: usize,
     ) -> impl std::future::Future<Output = StepResult<Self::State>>;
+
+    /// One model call that writes the whole kernel at once (the `standard` and `cot` baselines).
+    fn one_shot(
+        &mut self,
+        initial: &Self::State,
+        style: OneShotStyle,
+        calls_left: usize,
+    ) -> impl std::future::Future<Output = StepResult<Self::State>>;
+}
+
+/// How a one-shot baseline prompts the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OneShotStyle {
+    /// "Write a CUDA version of this function."
+    Standard,
+    /// The same, asking the model to reason step by step first.
+    ChainOfThought,
 }
 
 /// Why the search stopped.

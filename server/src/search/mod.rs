@@ -2,8 +2,11 @@
 //! baselines (ARCHITECTURE.md §4). The algorithm is written against two small traits so that it
 //! can be tested with a scripted environment; `env` (later) binds them to the model and verifier.
 
+pub mod baselines;
 pub mod mcgs;
 pub mod reward;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use serde::{Deserialize, Serialize};
 

@@ -1,85 +1,8 @@
 //! The algorithm on small hand-made graphs with a scripted environment: rewards are a fixed
 //! function of the technique path, so every selection is predictable.
 
-use std::collections::HashMap;
-
 use super::*;
-
-struct Graph {
-    names: Vec<&'static str>,
-    succ: HashMap<TechniqueId, Vec<(TechniqueId, f64)>>,
-}
-
-impl Graph {
-    fn new(names: &[&'static str], edges: &[(TechniqueId, TechniqueId, f64)]) -> Self {
-        let mut succ: HashMap<TechniqueId, Vec<(TechniqueId, f64)>> = HashMap::new();
-        for &(a, b, p) in edges {
-            succ.entry(a).or_default().push((b, p));
-        }
-        Graph {
-            names: names.to_vec(),
-            succ,
-        }
-    }
-}
-
-impl TechniqueGraph for Graph {
-    fn successors(&self, node: TechniqueId) -> Vec<(TechniqueId, f64)> {
-        self.succ.get(&node).cloned().unwrap_or_default()
-    }
-    fn name(&self, node: TechniqueId) -> String {
-        self.names[node].to_string()
-    }
-}
-
-/// The state is the path as text; the reward of a step is looked up by the full path string.
-struct Scripted {
-    rewards: HashMap<String, f64>,
-    default: f64,
-    calls_per_step: usize,
-    log: Vec<String>,
-    cancel_after: Option<(usize, CancellationToken)>,
-}
-
-impl Scripted {
-    fn new(rewards: &[(&str, f64)], default: f64) -> Self {
-        Scripted {
-            rewards: rewards.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
-            default,
-            calls_per_step: 1,
-            log: Vec::new(),
-            cancel_after: None,
-        }
-    }
-}
-
-impl SearchEnv for Scripted {
-    type State = String;
-    async fn apply(
-        &mut self,
-        from: &String,
-        _path: &[TechniqueId],
-        technique: TechniqueId,
-        calls_left: usize,
-    ) -> StepResult<String> {
-        let state = format!("{from}>{technique}");
-        self.log.push(state.clone());
-        if let Some((n, token)) = &self.cancel_after
-            && self.log.len() >= *n
-        {
-            token.cancel();
-        }
-        let reward = self.rewards.get(&state).copied().unwrap_or(self.default);
-        StepResult {
-            state: Some(state),
-            reward,
-            passed: reward > -1.0,
-            llm_calls: self.calls_per_step.min(calls_left),
-            tokens: 10,
-            note: String::new(),
-        }
-    }
-}
+use crate::search::testing::{Graph, Scripted};
 
 fn config(budget: usize, max_depth: usize, epsilon: f64) -> McgsConfig {
     McgsConfig {

@@ -1,0 +1,107 @@
+//! A scripted environment and hand-made graphs for testing the search algorithms: rewards are a
+//! fixed function of the technique path, so every choice is predictable.
+
+use std::collections::HashMap;
+
+use tokio_util::sync::CancellationToken;
+
+use super::mcgs::{OneShotStyle, SearchEnv};
+use super::{StepResult, TechniqueGraph, TechniqueId};
+
+pub struct Graph {
+    names: Vec<&'static str>,
+    succ: HashMap<TechniqueId, Vec<(TechniqueId, f64)>>,
+}
+
+impl Graph {
+    pub fn new(names: &[&'static str], edges: &[(TechniqueId, TechniqueId, f64)]) -> Self {
+        let mut succ: HashMap<TechniqueId, Vec<(TechniqueId, f64)>> = HashMap::new();
+        for &(a, b, p) in edges {
+            succ.entry(a).or_default().push((b, p));
+        }
+        Graph {
+            names: names.to_vec(),
+            succ,
+        }
+    }
+}
+
+impl TechniqueGraph for Graph {
+    fn successors(&self, node: TechniqueId) -> Vec<(TechniqueId, f64)> {
+        self.succ.get(&node).cloned().unwrap_or_default()
+    }
+    fn name(&self, node: TechniqueId) -> String {
+        self.names[node].to_string()
+    }
+}
+
+/// The state is the path as text; the reward of a step is looked up by the full path string.
+pub struct Scripted {
+    pub rewards: HashMap<String, f64>,
+    pub default: f64,
+    pub calls_per_step: usize,
+    pub log: Vec<String>,
+    pub cancel_after: Option<(usize, CancellationToken)>,
+}
+
+impl Scripted {
+    pub fn new(rewards: &[(&str, f64)], default: f64) -> Self {
+        Scripted {
+            rewards: rewards.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            default,
+            calls_per_step: 1,
+            log: Vec::new(),
+            cancel_after: None,
+        }
+    }
+}
+
+impl SearchEnv for Scripted {
+    type State = String;
+    async fn apply(
+        &mut self,
+        from: &String,
+        _path: &[TechniqueId],
+        technique: TechniqueId,
+        calls_left: usize,
+    ) -> StepResult<String> {
+        let state = format!("{from}>{technique}");
+        self.log.push(state.clone());
+        if let Some((n, token)) = &self.cancel_after
+            && self.log.len() >= *n
+        {
+            token.cancel();
+        }
+        let reward = self.rewards.get(&state).copied().unwrap_or(self.default);
+        StepResult {
+            state: Some(state),
+            reward,
+            passed: reward > -1.0,
+            llm_calls: self.calls_per_step.min(calls_left),
+            tokens: 10,
+            note: String::new(),
+        }
+    }
+    async fn one_shot(
+        &mut self,
+        initial: &String,
+        style: OneShotStyle,
+        calls_left: usize,
+    ) -> StepResult<String> {
+        let label = match style {
+            OneShotStyle::Standard => "standard",
+            OneShotStyle::ChainOfThought => "cot",
+        };
+        let state = format!("{initial}>{label}");
+        self.log.push(state.clone());
+        let reward = self.rewards.get(&state).copied().unwrap_or(self.default);
+        StepResult {
+            state: Some(state),
+            reward,
+            passed: reward > -1.0,
+            llm_calls: 1.min(calls_left),
+            tokens: 10,
+            note: String::new(),
+        }
+    }
+}

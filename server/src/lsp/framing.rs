@@ -1,0 +1,245 @@
+//! A validating framing layer in front of tower-lsp-server.
+//!
+//! tower-lsp-server 0.23 answers a message whose body does not decode with a parse error, but
+//! tokio-util's `FramedRead` then yields `None` once, which ends the server's read loop: one
+//! malformed message shuts the whole server down. So we parse the `Content-Length` frames
+//! ourselves, answer bad ones here, and hand the service only messages it can decode. Both
+//! directions go through whole frames, so our error answers never interleave with its output.
+
+use std::sync::Arc;
+
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::Mutex;
+use tower_lsp_server::jsonrpc::{Request, Response};
+
+/// Largest message body accepted (a whole-file sync of a huge file still fits).
+const MAX_BODY: usize = 64 * 1024 * 1024;
+
+/// What one frame turned out to be.
+#[derive(Debug, PartialEq)]
+pub enum Frame {
+    /// A body that decodes as a JSON-RPC request, notification or response.
+    Valid(Vec<u8>),
+    /// A frame the service cannot decode; the text is the JSON-RPC error answer to send back.
+    Invalid(String),
+}
+
+/// Incremental parser of `Content-Length` framed messages.
+#[derive(Default)]
+pub struct FrameParser {
+    buf: Vec<u8>,
+}
+
+impl FrameParser {
+    pub fn push(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// The next complete frame, if one is buffered. Garbage before a header is skipped and
+    /// reported once as a parse error.
+    pub fn next_frame(&mut self) -> Option<Frame> {
+        loop {
+            let header_end = find(&self.buf, b"\r\n\r\n")?;
+            let header = String::from_utf8_lossy(&self.buf[..header_end]).to_string();
+            let length = header.lines().find_map(|line| {
+                let (name, value) = line.split_once(':')?;
+                name.trim()
+                    .eq_ignore_ascii_case("content-length")
+                    .then(|| value.trim().parse::<usize>().ok())?
+            });
+            let Some(length) = length.filter(|&l| l <= MAX_BODY) else {
+                // No usable header: drop up to the next header start, answer once.
+                let skip = find(&self.buf[1..], b"Content-Length")
+                    .map(|i| i + 1)
+                    .unwrap_or(header_end + 4);
+                self.buf.drain(..skip);
+                return Some(Frame::Invalid(error_answer(
+                    -32700,
+                    "Parse error: bad or missing Content-Length header",
+                )));
+            };
+            let body_start = header_end + 4;
+            if self.buf.len() < body_start + length {
+                return None;
+            }
+            let body: Vec<u8> = self.buf[body_start..body_start + length].to_vec();
+            self.buf.drain(..body_start + length);
+            if body.is_empty() {
+                continue;
+            }
+            return Some(classify(body));
+        }
+    }
+}
+
+fn classify(body: Vec<u8>) -> Frame {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(&body) else {
+        return Frame::Invalid(error_answer(
+            -32700,
+            "Parse error: the message body is not JSON",
+        ));
+    };
+    let decodes = serde_json::from_value::<Request>(value.clone()).is_ok()
+        || serde_json::from_value::<Response>(value.clone()).is_ok();
+    if decodes {
+        Frame::Valid(body)
+    } else {
+        let id = value.get("id").cloned().unwrap_or(serde_json::Value::Null);
+        let id = if id.is_string() || id.is_number() {
+            id
+        } else {
+            serde_json::Value::Null
+        };
+        Frame::Invalid(
+            serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": "Invalid request: not a JSON-RPC 2.0 message"}})
+                .to_string(),
+        )
+    }
+}
+
+fn error_answer(code: i64, message: &str) -> String {
+    serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}})
+        .to_string()
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
+}
+
+pub fn encode(body: &[u8]) -> Vec<u8> {
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+/// Streams between the real client and the service: returns the (reader, writer) pair to give
+/// `tower_lsp_server::Server::new`. Two tasks pump frames until the client closes its input.
+pub fn validate<R, W>(
+    client_in: R,
+    client_out: W,
+) -> (tokio::io::DuplexStream, tokio::io::DuplexStream)
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let (service_in, mut to_service) = tokio::io::duplex(1 << 20);
+    let (from_service, service_out) = tokio::io::duplex(1 << 20);
+    let out = Arc::new(Mutex::new(client_out));
+
+    let answers = out.clone();
+    tokio::spawn(async move {
+        let mut client_in = client_in;
+        let mut parser = FrameParser::default();
+        let mut chunk = vec![0u8; 64 * 1024];
+        loop {
+            let n = match client_in.read(&mut chunk).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            parser.push(&chunk[..n]);
+            while let Some(frame) = parser.next_frame() {
+                match frame {
+                    Frame::Valid(body) => {
+                        if to_service.write_all(&encode(&body)).await.is_err() {
+                            return;
+                        }
+                    }
+                    Frame::Invalid(answer) => {
+                        tracing::warn!("dropped a malformed message from the client");
+                        let mut w = answers.lock().await;
+                        let _ = w.write_all(&encode(answer.as_bytes())).await;
+                        let _ = w.flush().await;
+                    }
+                }
+            }
+        }
+        // Closing the service's input lets it shut down as it would on a closed stdin.
+        drop(to_service);
+    });
+
+    tokio::spawn(async move {
+        let mut from_service = from_service;
+        let mut parser = FrameParser::default();
+        let mut chunk = vec![0u8; 64 * 1024];
+        loop {
+            let n = match from_service.read(&mut chunk).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            parser.push(&chunk[..n]);
+            while let Some(frame) = parser.next_frame() {
+                let body = match frame {
+                    Frame::Valid(body) => body,
+                    Frame::Invalid(_) => continue,
+                };
+                let mut w = out.lock().await;
+                if w.write_all(&encode(&body)).await.is_err() {
+                    return;
+                }
+                let _ = w.flush().await;
+            }
+        }
+    });
+
+    (service_in, service_out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frames(input: &[u8]) -> Vec<Frame> {
+        let mut p = FrameParser::default();
+        p.push(input);
+        std::iter::from_fn(|| p.next_frame()).collect()
+    }
+
+    #[test]
+    fn passes_valid_messages_in_pieces() {
+        let msg = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
+        let framed = encode(msg);
+        let mut p = FrameParser::default();
+        for b in &framed[..framed.len() - 1] {
+            p.push(std::slice::from_ref(b));
+            assert_eq!(p.next_frame(), None);
+        }
+        p.push(&framed[framed.len() - 1..]);
+        assert_eq!(p.next_frame(), Some(Frame::Valid(msg.to_vec())));
+    }
+
+    #[test]
+    fn answers_bad_json_and_keeps_going() {
+        let good = br#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
+        let mut input = encode(b"{not json");
+        input.extend(encode(good));
+        let got = frames(&input);
+        assert_eq!(got.len(), 2);
+        assert!(matches!(&got[0], Frame::Invalid(a) if a.contains("-32700")));
+        assert_eq!(got[1], Frame::Valid(good.to_vec()));
+    }
+
+    #[test]
+    fn answers_json_that_is_not_jsonrpc_with_its_id() {
+        let got = frames(&encode(br#"{"id":7,"hello":"world"}"#));
+        assert!(
+            matches!(&got[0], Frame::Invalid(a) if a.contains("-32600") && a.contains("\"id\":7")),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn skips_garbage_headers() {
+        let good = br#"{"jsonrpc":"2.0","method":"exit"}"#;
+        let mut input = b"Content-Type: text/plain\r\n\r\n".to_vec();
+        input.extend(encode(good));
+        let got = frames(&input);
+        assert!(matches!(&got[0], Frame::Invalid(_)));
+        assert_eq!(got[1], Frame::Valid(good.to_vec()));
+    }
+
+    #[test]
+    fn non_utf8_body_is_a_parse_error() {
+        let got = frames(&encode(&[0xff, 0xfe, 0x00]));
+        assert!(matches!(&got[0], Frame::Invalid(a) if a.contains("-32700")));
+    }
+}

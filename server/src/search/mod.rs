@@ -4,6 +4,7 @@
 
 pub mod baselines;
 pub mod mcgs;
+pub mod offload;
 pub mod reward;
 #[cfg(test)]
 pub(crate) mod testing;

@@ -1,0 +1,36 @@
+//! `textDocument/didChange`: apply the edits to the rope and the tree (incremental re-parse),
+//! re-analyse once, mark search results stale, publish.
+
+use tower_lsp_server::Client;
+use tower_lsp_server::ls_types::DidChangeTextDocumentParams;
+
+use super::publish;
+use crate::lsp::position::to_byte;
+use crate::lsp::state::State;
+
+pub async fn handle(client: &Client, state: &State, params: DidChangeTextDocumentParams) {
+    let uri = params.text_document.uri;
+    let enc = state.encoding();
+    {
+        // State changes happen before the first await so notifications apply in arrival order.
+        let Some(mut doc) = state.documents.get_mut(&uri) else { return };
+        for change in params.content_changes {
+            match change.range {
+                Some(range) => {
+                    let start = to_byte(&doc.rope, range.start, enc);
+                    let end = to_byte(&doc.rope, range.end, enc);
+                    doc.edit(start, end, &change.text);
+                }
+                None => doc.replace_all(&change.text),
+            }
+        }
+        doc.version = params.text_document.version;
+        doc.refresh();
+    }
+    if let Some(results) = state.results.lock().expect("results lock").get_mut(&uri) {
+        for r in results.iter_mut().filter(|r| !r.applied) {
+            r.stale = true;
+        }
+    }
+    publish::diagnostics(client, state, &uri).await;
+}

@@ -1,0 +1,382 @@
+//! `workspace/executeCommand`: start, cancel and apply searches; show the optimization path.
+//!
+//! `cuda-offload.offload` answers when its search ends, so that `$/cancelRequest` on it cancels
+//! the search (a drop guard); the progress cancel button and `cuda-offload.cancel` do too.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use tokio_util::sync::CancellationToken;
+use tower_lsp_server::Client;
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::*;
+
+use super::publish;
+use crate::lsp::jobs::JobInfo;
+use crate::lsp::state::{LoopResult, State};
+use crate::lsp::to_proto;
+use crate::search::Progress;
+use crate::search::offload::{LineEdit, OffloadRequest};
+
+pub const OFFLOAD: &str = "cuda-offload.offload";
+pub const CANCEL: &str = "cuda-offload.cancel";
+pub const APPLY_KEPT: &str = "cuda-offload.applyKept";
+pub const SHOW_PATH: &str = "cuda-offload.showPath";
+pub const COMMANDS: [&str; 4] = [OFFLOAD, CANCEL, APPLY_KEPT, SHOW_PATH];
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LoopArg {
+    uri: String,
+    line: u32,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct JobArg {
+    job_id: String,
+}
+
+pub async fn handle(client: &Client, state: &Arc<State>, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+    let first = params.arguments.into_iter().next();
+    match params.command.as_str() {
+        OFFLOAD => offload(client, state, parse(first)?).await,
+        CANCEL => Ok(Some(cancel(state, first))),
+        APPLY_KEPT => apply_kept(client, state, parse(first)?).await,
+        SHOW_PATH => show_path(state, parse(first)?),
+        other => Err(Error::invalid_params(format!("unknown command {other}"))),
+    }
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(arg: Option<LSPAny>) -> Result<T> {
+    let arg = arg.ok_or_else(|| Error::invalid_params("missing argument"))?;
+    serde_json::from_value(arg).map_err(|e| Error::invalid_params(format!("bad argument: {e}")))
+}
+
+fn parse_uri(s: &str) -> Result<Uri> {
+    s.parse::<Uri>().map_err(|e| Error::invalid_params(format!("bad uri {s}: {e}")))
+}
+
+/// Cancels the search's token when the request future is dropped (`$/cancelRequest`).
+struct CancelOnDrop(CancellationToken);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Option<LSPAny>> {
+    let uri = parse_uri(&arg.uri)?;
+    let (report, source, version) = {
+        let doc = state.documents.get(&uri).ok_or_else(|| Error::invalid_params("document is not open"))?;
+        let report = doc
+            .report()
+            .loop_at_line(arg.line as usize + 1)
+            .cloned()
+            .ok_or_else(|| Error::invalid_params(format!("no loop at line {}", arg.line + 1)))?;
+        (report, doc.text(), doc.version)
+    };
+    let Some(region) = report.region.clone().filter(|_| report.parallel) else {
+        return Err(Error::invalid_params(format!("this loop cannot be offloaded: {}", report.reason)));
+    };
+    if let Some(existing) = state.jobs.running_on(&uri, report.line as u32 - 1) {
+        return Err(Error::invalid_params(format!("a search is already running on this loop ({existing})")));
+    }
+    let file = uri
+        .to_file_path()
+        .map(|p| PathBuf::from(p.as_ref()))
+        .ok_or_else(|| Error::invalid_params("only file:// documents can be offloaded"))?;
+    let settings = state.settings();
+    let job_id = state.next_id("search");
+    let cancel = CancellationToken::new();
+    let _guard = CancelOnDrop(cancel.clone());
+
+    let progress_token = if *state.client_supports_progress.read().expect("lock") {
+        let token = NumberOrString::String(job_id.clone());
+        client.create_work_done_progress(token).await.ok().map(|_| job_id.clone())
+    } else {
+        None
+    };
+    state.jobs.insert(
+        job_id.clone(),
+        JobInfo { uri: uri.clone(), line: report.line as u32 - 1, cancel: cancel.clone(), progress_token: progress_token.clone() },
+    );
+    let ongoing = match &progress_token {
+        Some(t) => Some(
+            client
+                .progress(NumberOrString::String(t.clone()), format!("Offloading loop at line {}", report.line))
+                .with_message(format!("{} search, budget {} model calls", settings.strategy.as_str(), settings.budget))
+                .with_cancel_button()
+                .begin()
+                .await,
+        ),
+        None => None,
+    };
+    send_status(client, &job_id, &uri, report.line, None, settings.budget, "running").await;
+
+    // The runner reports from its own task; progress goes to the client from here, in order.
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
+    let sink = Box::new(move |p: &Progress| {
+        let _ = tx.send(p.clone());
+    });
+    let request = OffloadRequest {
+        file,
+        source: source.clone(),
+        region: region.clone(),
+        strategy: settings.strategy,
+        budget: settings.budget,
+        seed: settings.seed,
+    };
+    let slots = state.jobs.slots(settings.max_concurrent_searches);
+    let runner = state.runner.clone();
+    let task_cancel = cancel.clone();
+    let task = tokio::spawn(async move {
+        let _permit = slots.acquire_owned().await;
+        if task_cancel.is_cancelled() {
+            return Err("cancelled".to_string());
+        }
+        runner.offload(request, sink, task_cancel).await
+    });
+    let mut task = task;
+    let outcome = loop {
+        tokio::select! {
+            Some(p) = rx.recv() => {
+                if let Some(o) = &ongoing {
+                    let best = p.best_reward.map(|r| format!(", best reward {r:.3}")).unwrap_or_default();
+                    o.report_with_message(
+                        format!("iteration {}: {}/{} model calls{best} — {}", p.iteration, p.llm_calls, p.budget, p.current_path.join(" → ")),
+                        Some(true),
+                    ).await;
+                }
+                send_status_progress(client, &job_id, &uri, report.line, &p).await;
+            }
+            joined = &mut task => break joined.map_err(|e| format!("search task failed: {e}")).and_then(|r| r),
+        }
+    };
+    state.jobs.remove(&job_id);
+    let cancelled = cancel.is_cancelled();
+    let summary = match outcome {
+        Ok(s) => s,
+        Err(msg) => {
+            let state_name = if cancelled { "cancelled" } else { "failed" };
+            if let Some(o) = ongoing {
+                o.finish_with_message(format!("search {state_name}: {msg}")).await;
+            }
+            send_status(client, &job_id, &uri, report.line, None, settings.budget, state_name).await;
+            if !cancelled {
+                client.show_message(MessageType::ERROR, format!("cuda-offload: search failed: {msg}")).await;
+            }
+            return Ok(Some(serde_json::json!({"jobId": job_id, "state": state_name, "message": msg})));
+        }
+    };
+    if let Some(o) = ongoing {
+        o.finish_with_message(summary.verdict.clone()).await;
+    }
+    send_status(client, &job_id, &uri, report.line, summary.step_rewards.iter().copied().reduce(f64::max), settings.budget, "done").await;
+
+    let result = LoopResult {
+        job_id: job_id.clone(),
+        line: report.line,
+        version,
+        region,
+        summary: summary.clone(),
+        applied: false,
+        stale: false,
+        reverify: None,
+    };
+    store_result(state, &uri, result);
+    let current_version = state.documents.get(&uri).map(|d| d.version);
+    let applied = if current_version == Some(version) {
+        apply(client, state, &uri, &job_id).await
+    } else {
+        client
+            .show_message(
+                MessageType::INFO,
+                format!(
+                    "cuda-offload: the document changed during the search; the kernel ({}) is kept: use the code action \"Apply kept CUDA kernel\"",
+                    summary.verdict
+                ),
+            )
+            .await;
+        if let Some(r) = state.results.lock().expect("lock").get_mut(&uri).and_then(|v| v.iter_mut().find(|r| r.job_id == job_id)) {
+            r.stale = true;
+        }
+        false
+    };
+    publish::diagnostics(client, state, &uri).await;
+    Ok(Some(serde_json::json!({
+        "jobId": job_id,
+        "state": "done",
+        "applied": applied,
+        "verified": summary.verified,
+        "verdict": summary.verdict,
+        "speedup": summary.speedup,
+        "rooflineFraction": summary.roofline_fraction,
+        "path": summary.path,
+        "kernelFile": summary.kernel_file,
+    })))
+}
+
+fn store_result(state: &State, uri: &Uri, result: LoopResult) {
+    let mut results = state.results.lock().expect("results lock");
+    let list = results.entry(uri.clone()).or_default();
+    list.retain(|r| r.line != result.line || r.applied);
+    list.push(result);
+}
+
+/// Sends the workspace edit for a kept result: the new `.cu` file and the call site.
+async fn apply(client: &Client, state: &State, uri: &Uri, job_id: &str) -> bool {
+    let Some(result) = state.results_for(uri).into_iter().find(|r| r.job_id == job_id) else { return false };
+    let Some(source_path) = uri.to_file_path().map(|p| PathBuf::from(p.as_ref())) else { return false };
+    let kernel_path = source_path.with_file_name(&result.summary.kernel_file);
+    let Some(kernel_uri) = Uri::from_file_path(&kernel_path) else { return false };
+    let (version, edits) = {
+        let Some(doc) = state.documents.get(uri) else { return false };
+        let enc = state.encoding();
+        let edits: Vec<OneOf<TextEdit, AnnotatedTextEdit>> =
+            result.summary.source_edits.iter().map(|e| OneOf::Left(line_edit(&doc.rope, e, enc))).collect();
+        (doc.version, edits)
+    };
+    let whole_new_file = Range { start: Position { line: 0, character: 0 }, end: Position { line: 0, character: 0 } };
+    let changes = vec![
+        DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
+            uri: kernel_uri.clone(),
+            options: Some(CreateFileOptions { overwrite: Some(true), ignore_if_exists: None }),
+            annotation_id: None,
+        })),
+        DocumentChangeOperation::Edit(TextDocumentEdit {
+            text_document: OptionalVersionedTextDocumentIdentifier { uri: kernel_uri, version: None },
+            edits: vec![OneOf::Left(TextEdit { range: whole_new_file, new_text: result.summary.kernel_source.clone() })],
+        }),
+        DocumentChangeOperation::Edit(TextDocumentEdit {
+            text_document: OptionalVersionedTextDocumentIdentifier { uri: uri.clone(), version: Some(version) },
+            edits,
+        }),
+    ];
+    let edit = WorkspaceEdit { document_changes: Some(DocumentChanges::Operations(changes)), ..WorkspaceEdit::default() };
+    match client.apply_edit(edit).await {
+        Ok(resp) if resp.applied => {
+            if let Some(r) = state.results.lock().expect("lock").get_mut(uri).and_then(|v| v.iter_mut().find(|r| r.job_id == job_id)) {
+                r.applied = true;
+                r.stale = false;
+            }
+            true
+        }
+        Ok(resp) => {
+            let why = resp.failure_reason.unwrap_or_else(|| "the editor refused it".into());
+            client.show_message(MessageType::WARNING, format!("cuda-offload: edit not applied: {why}")).await;
+            false
+        }
+        Err(e) => {
+            client.show_message(MessageType::WARNING, format!("cuda-offload: edit not applied: {e}")).await;
+            false
+        }
+    }
+}
+
+fn line_edit(rope: &ropey::Rope, e: &LineEdit, enc: crate::lsp::position::Encoding) -> TextEdit {
+    let at_line_start = |line_1based: usize| {
+        let line = line_1based.saturating_sub(1);
+        if line >= rope.len_lines() {
+            crate::lsp::position::to_position(rope, rope.len_bytes(), enc)
+        } else {
+            Position { line: line as u32, character: 0 }
+        }
+    };
+    let start = at_line_start(e.start_line);
+    // `end_line < start_line` is an insertion before `start_line`.
+    let end = if e.end_line < e.start_line { start } else { at_line_start(e.end_line + 1) };
+    TextEdit { range: Range { start, end }, new_text: e.new_text.clone() }
+}
+
+fn cancel(state: &State, arg: Option<LSPAny>) -> LSPAny {
+    let n = match arg {
+        None => state.jobs.cancel_where(|_, _| true),
+        Some(v) => {
+            if let Ok(JobArg { job_id }) = serde_json::from_value::<JobArg>(v.clone()) {
+                state.jobs.cancel_where(|id, _| id == job_id)
+            } else if let Ok(LoopArg { uri, line }) = serde_json::from_value::<LoopArg>(v) {
+                state.jobs.cancel_where(|_, j| j.uri.as_str() == uri && j.line == line)
+            } else {
+                0
+            }
+        }
+    };
+    serde_json::json!({"cancelled": n})
+}
+
+async fn apply_kept(client: &Client, state: &State, arg: JobArg) -> Result<Option<LSPAny>> {
+    let uri = {
+        let results = state.results.lock().expect("lock");
+        results
+            .iter()
+            .find(|(_, v)| v.iter().any(|r| r.job_id == arg.job_id))
+            .map(|(u, _)| u.clone())
+            .ok_or_else(|| Error::invalid_params(format!("no kept result {}", arg.job_id)))?
+    };
+    let applied = apply(client, state, &uri, &arg.job_id).await;
+    publish::diagnostics(client, state, &uri).await;
+    Ok(Some(serde_json::json!({"applied": applied})))
+}
+
+fn show_path(state: &State, arg: LoopArg) -> Result<Option<LSPAny>> {
+    let uri = parse_uri(&arg.uri)?;
+    let report = {
+        let doc = state.documents.get(&uri).ok_or_else(|| Error::invalid_params("document is not open"))?;
+        doc.report().loop_at_line(arg.line as usize + 1).cloned()
+    };
+    let report = report.ok_or_else(|| Error::invalid_params(format!("no loop at line {}", arg.line + 1)))?;
+    let suggestions = report.region.as_ref().map(|r| state.runner.suggested_paths(r, 5)).unwrap_or_default();
+    let results = state.results_for(&uri);
+    let md = to_proto::hover_markdown(&report, &suggestions, results.iter().find(|r| r.line == report.line));
+    Ok(Some(serde_json::json!({"markdown": md})))
+}
+
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JobStatus<'a> {
+    job_id: &'a str,
+    uri: &'a str,
+    line: usize,
+    iteration: usize,
+    llm_calls: usize,
+    budget: usize,
+    best_reward: Option<f64>,
+    state: &'a str,
+}
+
+async fn send_status(client: &Client, job: &str, uri: &Uri, line: usize, best: Option<f64>, budget: usize, st: &str) {
+    let status = JobStatus { job_id: job, uri: uri.as_str(), line: line - 1, iteration: 0, llm_calls: 0, budget, best_reward: best, state: st };
+    notify_status(client, status).await;
+}
+
+async fn send_status_progress(client: &Client, job: &str, uri: &Uri, line: usize, p: &Progress) {
+    let status = JobStatus {
+        job_id: job,
+        uri: uri.as_str(),
+        line: line - 1,
+        iteration: p.iteration,
+        llm_calls: p.llm_calls,
+        budget: p.budget,
+        best_reward: p.best_reward,
+        state: "running",
+    };
+    notify_status(client, status).await;
+}
+
+async fn notify_status(client: &Client, status: JobStatus<'_>) {
+    let mut params = HashMap::new();
+    params.insert("jobs", vec![status]);
+    client.send_notification::<StatusNotification>(serde_json::to_value(params).unwrap_or_default()).await;
+}
+
+/// `cuda-offload/status` (docs/lsp-protocol.md).
+enum StatusNotification {}
+
+impl notification::Notification for StatusNotification {
+    type Params = serde_json::Value;
+    const METHOD: &'static str = "cuda-offload/status";
+}

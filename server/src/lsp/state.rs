@@ -1,0 +1,118 @@
+//! Server state shared by the handlers: open documents, the negotiated encoding, settings, jobs.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+use dashmap::DashMap;
+use serde::{Deserialize, Serialize};
+use tower_lsp_server::ls_types::Uri;
+
+use super::document::OpenDocument;
+use super::jobs::Jobs;
+use super::position::Encoding;
+use crate::analysis::OffloadRegion;
+use crate::search::offload::{OffloadRunner, OffloadSummary, Strategy};
+
+/// The editor-facing configuration (docs/lsp-protocol.md), from initializationOptions and
+/// `workspace/configuration` section `cudaOffload`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+pub struct LspSettings {
+    pub backend: Option<String>,
+    pub url: Option<String>,
+    pub model: Option<String>,
+    pub api_key: Option<String>,
+    pub cassette: Option<String>,
+    pub budget: usize,
+    pub strategy: Strategy,
+    pub seed: u64,
+    pub nvcc_path: Option<String>,
+    pub gpu_arch: Option<String>,
+    pub max_concurrent_searches: usize,
+}
+
+impl Default for LspSettings {
+    fn default() -> Self {
+        LspSettings {
+            backend: None,
+            url: None,
+            model: None,
+            api_key: None,
+            cassette: None,
+            budget: 32,
+            strategy: Strategy::Mcgs,
+            seed: 0,
+            nvcc_path: None,
+            gpu_arch: None,
+            max_concurrent_searches: 2,
+        }
+    }
+}
+
+/// A finished search for one loop of one document.
+#[derive(Debug, Clone)]
+pub struct LoopResult {
+    pub job_id: String,
+    /// 1-based first line of the loop when the search started.
+    pub line: usize,
+    pub version: i32,
+    pub region: OffloadRegion,
+    pub summary: OffloadSummary,
+    /// True once the edit was applied to the workspace (the kernel is "accepted").
+    pub applied: bool,
+    /// Set after an edit to the document since the search: the numbers may no longer hold.
+    pub stale: bool,
+    /// Result of the latest re-verification on save, if any.
+    pub reverify: Option<(bool, String)>,
+}
+
+pub struct State {
+    pub documents: DashMap<Uri, OpenDocument>,
+    pub encoding: RwLock<Encoding>,
+    pub settings: RwLock<LspSettings>,
+    pub results: Mutex<HashMap<Uri, Vec<LoopResult>>>,
+    pub jobs: Jobs,
+    pub runner: Arc<dyn OffloadRunner>,
+    /// Bumped on every save: a re-verification that finishes under an older generation is dropped.
+    pub save_generation: DashMap<Uri, u64>,
+    /// The running re-verification per source document, cancelled when a newer save arrives.
+    pub reverify_runs: DashMap<Uri, tokio_util::sync::CancellationToken>,
+    next_id: AtomicU64,
+    pub client_supports_progress: RwLock<bool>,
+    pub client_supports_configuration: RwLock<bool>,
+}
+
+impl State {
+    pub fn new(runner: Arc<dyn OffloadRunner>) -> Self {
+        State {
+            documents: DashMap::new(),
+            encoding: RwLock::new(Encoding::Utf16),
+            settings: RwLock::new(LspSettings::default()),
+            results: Mutex::new(HashMap::new()),
+            jobs: Jobs::default(),
+            runner,
+            save_generation: DashMap::new(),
+            reverify_runs: DashMap::new(),
+            next_id: AtomicU64::new(1),
+            client_supports_progress: RwLock::new(false),
+            client_supports_configuration: RwLock::new(false),
+        }
+    }
+
+    pub fn encoding(&self) -> Encoding {
+        *self.encoding.read().expect("encoding lock")
+    }
+
+    pub fn settings(&self) -> LspSettings {
+        self.settings.read().expect("settings lock").clone()
+    }
+
+    pub fn next_id(&self, prefix: &str) -> String {
+        format!("{prefix}-{}", self.next_id.fetch_add(1, Ordering::Relaxed))
+    }
+
+    pub fn results_for(&self, uri: &Uri) -> Vec<LoopResult> {
+        self.results.lock().expect("results lock").get(uri).cloned().unwrap_or_default()
+    }
+}

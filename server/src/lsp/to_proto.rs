@@ -1,0 +1,130 @@
+//! Plain analysis/search data → LSP types. Nothing else in the server builds protocol values.
+
+use ropey::Rope;
+use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, NumberOrString, Position, Range};
+
+use super::position::{Encoding, to_position};
+use super::state::LoopResult;
+use crate::analysis::{LoopKind, LoopReport};
+use crate::search::offload::PathSuggestion;
+
+pub const SOURCE: &str = "cuda-offload";
+
+/// The first line of a loop, from its first non-blank character to the end of the line: the
+/// whole nest would be a wall of squiggles.
+pub fn line_range(rope: &Rope, line_1based: usize, enc: Encoding) -> Range {
+    let line = line_1based.saturating_sub(1).min(rope.len_lines().saturating_sub(1));
+    let start = rope.line_to_byte(line);
+    let text = rope.line(line).to_string();
+    let content = text.trim_end_matches(['\n', '\r']);
+    let indent = content.len() - content.trim_start().len();
+    Range {
+        start: to_position(rope, start + indent, enc),
+        end: to_position(rope, start + content.len(), enc),
+    }
+}
+
+pub fn kind_code(kind: LoopKind) -> &'static str {
+    match kind {
+        LoopKind::Map => "offload-map",
+        LoopKind::Reduction => "offload-reduction",
+        LoopKind::Histogram => "offload-histogram",
+        LoopKind::Stencil => "offload-stencil",
+        LoopKind::Scan => "offload-scan",
+        LoopKind::Sequential => "not-offloadable",
+    }
+}
+
+pub fn loop_diagnostic(rope: &Rope, report: &LoopReport, enc: Encoding) -> Diagnostic {
+    let message = if report.parallel {
+        let estimate = report
+            .estimated_speedup
+            .map(|s| format!(" Estimated GPU speedup (roofline model, incl. transfers): {s:.1}x."))
+            .unwrap_or_default();
+        format!("Offloadable loop ({}): {}{estimate}", report.kind.as_str(), report.reason)
+    } else {
+        format!("Not offloaded: {}", report.reason)
+    };
+    Diagnostic {
+        range: line_range(rope, report.line, enc),
+        severity: Some(if report.parallel { DiagnosticSeverity::INFORMATION } else { DiagnosticSeverity::HINT }),
+        code: Some(NumberOrString::String(kind_code(report.kind).to_string())),
+        source: Some(SOURCE.to_string()),
+        message,
+        ..Diagnostic::default()
+    }
+}
+
+pub fn result_diagnostic(rope: &Rope, result: &LoopResult, enc: Encoding) -> Diagnostic {
+    let s = &result.summary;
+    let path = if s.path.is_empty() { String::new() } else { format!(" Path: {}.", s.path.join(" → ")) };
+    let (severity, code, mut message) = match &result.reverify {
+        Some((false, verdict)) => (
+            DiagnosticSeverity::WARNING,
+            "offload-failed-reverify",
+            format!("The CUDA kernel in {} no longer verifies: {verdict}", s.kernel_file),
+        ),
+        Some((true, verdict)) => {
+            (DiagnosticSeverity::INFORMATION, "offloaded", format!("CUDA kernel {} re-verified: {verdict}.", s.kernel_file))
+        }
+        None => (
+            DiagnosticSeverity::INFORMATION,
+            if result.stale { "offload-stale" } else { "offloaded" },
+            format!("CUDA kernel {}: {}.{path}", s.kernel_file, s.verdict),
+        ),
+    };
+    if result.stale && result.reverify.is_none() {
+        message.push_str(" (stale: the file changed since the search)");
+    }
+    Diagnostic {
+        range: line_range(rope, result.line, enc),
+        severity: Some(severity),
+        code: Some(NumberOrString::String(code.to_string())),
+        source: Some(SOURCE.to_string()),
+        message,
+        ..Diagnostic::default()
+    }
+}
+
+/// Markdown for a hover on a loop.
+pub fn hover_markdown(report: &LoopReport, suggestions: &[PathSuggestion], result: Option<&LoopResult>) -> String {
+    let mut md = String::new();
+    if report.parallel {
+        md.push_str(&format!("**Offloadable** — {} loop\n\n{}\n\n", report.kind.as_str(), report.reason));
+        if let Some(s) = report.estimated_speedup {
+            md.push_str(&format!("Estimated GPU speedup (roofline model, incl. transfers): **{s:.1}×**\n\n"));
+        }
+    } else {
+        md.push_str(&format!("**Not offloadable**\n\n{}\n\n", report.reason));
+    }
+    if report.parallel && !suggestions.is_empty() {
+        md.push_str("**Suggested optimization paths** (reasoning graph)\n\n");
+        for s in suggestions {
+            let speed = s.mean_speedup.map(|v| format!(", mean measured speedup {v:.1}×")).unwrap_or_default();
+            md.push_str(&format!("- {} ({} examples{speed})\n", s.techniques.join(" → "), s.examples));
+        }
+        md.push('\n');
+    }
+    if let Some(r) = result {
+        md.push_str(&path_taken_markdown(r));
+    }
+    md
+}
+
+pub fn path_taken_markdown(r: &LoopResult) -> String {
+    let s = &r.summary;
+    let mut md = format!("**Search result** ({})\n\n{}\n\n", if r.stale { "stale" } else { "current" }, s.verdict);
+    if !s.path.is_empty() {
+        md.push_str("| step | technique | reward |\n|---|---|---|\n");
+        for (i, (t, rw)) in s.path.iter().zip(&s.step_rewards).enumerate() {
+            md.push_str(&format!("| {} | {t} | {rw:.3} |\n", i + 1));
+        }
+        md.push('\n');
+    }
+    md.push_str(&format!("{} model calls, {} tokens\n", s.llm_calls, s.tokens));
+    md
+}
+
+pub fn zero_range() -> Range {
+    Range { start: Position { line: 0, character: 0 }, end: Position { line: 0, character: 0 } }
+}

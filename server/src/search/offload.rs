@@ -1,0 +1,114 @@
+//! The offload service: one loop in, the best verified kernel and the edit that uses it out.
+//! Plain data, shared by `cli offload` and the LSP; `Offloader` (the real implementation over the
+//! model, the verifier and the graph) and test runners implement `OffloadRunner`.
+
+use std::path::PathBuf;
+use std::pin::Pin;
+
+use serde::{Deserialize, Serialize};
+use tokio_util::sync::CancellationToken;
+
+use super::Progress;
+use crate::analysis::OffloadRegion;
+
+/// Search strategy (ARCHITECTURE.md §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Strategy {
+    #[default]
+    Mcgs,
+    Enumerate,
+    Cot,
+    Standard,
+}
+
+impl Strategy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strategy::Mcgs => "mcgs",
+            Strategy::Enumerate => "enumerate",
+            Strategy::Cot => "cot",
+            Strategy::Standard => "standard",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct OffloadRequest {
+    /// The C++ file holding the loop.
+    pub file: PathBuf,
+    /// The file's text when the search started (the editor's buffer, which may be unsaved).
+    pub source: String,
+    pub region: OffloadRegion,
+    pub strategy: Strategy,
+    pub budget: usize,
+    pub seed: u64,
+}
+
+/// A replacement of whole lines of the source file (1-based, inclusive).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LineEdit {
+    pub start_line: usize,
+    pub end_line: usize,
+    pub new_text: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct OffloadSummary {
+    /// File name of the new CUDA file, next to the source (`saxpy_cuda.cu`).
+    pub kernel_file: String,
+    /// Its full text: the candidate plus the generated host wrapper.
+    pub kernel_source: String,
+    /// Edits to the source file: the loop replaced by a call, a declaration added.
+    pub source_edits: Vec<LineEdit>,
+    /// True when the kernel was checked against the serial loop and timed on a GPU.
+    pub verified: bool,
+    /// "verified on NVIDIA H200: 312x vs serial, 41% of roofline" or "compiled; not run: no GPU".
+    pub verdict: String,
+    pub speedup: Option<f64>,
+    pub roofline_fraction: Option<f64>,
+    /// Techniques applied, in order, and the reward of each step.
+    pub path: Vec<String>,
+    pub step_rewards: Vec<f64>,
+    pub llm_calls: usize,
+    pub tokens: u64,
+    /// The whole search, for `--json` and debugging.
+    pub trace: serde_json::Value,
+}
+
+/// A suggested optimization path from the reasoning graph, for hovers.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct PathSuggestion {
+    pub techniques: Vec<String>,
+    pub examples: usize,
+    pub mean_speedup: Option<f64>,
+}
+
+/// Re-verification of an accepted kernel after its source changed.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ReverifyOutcome {
+    pub ok: bool,
+    pub verdict: String,
+    pub speedup: Option<f64>,
+}
+
+pub type BoxFuture<'a, T> = Pin<Box<dyn std::future::Future<Output = T> + Send + 'a>>;
+pub type ProgressSink = Box<dyn Fn(&Progress) + Send + Sync>;
+
+pub trait OffloadRunner: Send + Sync {
+    fn offload(
+        &self,
+        request: OffloadRequest,
+        progress: ProgressSink,
+        cancel: CancellationToken,
+    ) -> BoxFuture<'static, Result<OffloadSummary, String>>;
+
+    fn reverify(
+        &self,
+        region: OffloadRegion,
+        kernel_source: String,
+        cancel: CancellationToken,
+    ) -> BoxFuture<'static, Result<ReverifyOutcome, String>>;
+
+    fn suggested_paths(&self, region: &OffloadRegion, k: usize) -> Vec<PathSuggestion>;
+}

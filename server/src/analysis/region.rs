@@ -62,6 +62,10 @@ pub struct RegionParam {
     /// of the type from the harness's default distributions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub input: Option<InputSpec>,
+    /// What to pass for this parameter where the loop was (`&acc` for a written scalar,
+    /// `v.data()` for a vector); `None` means the parameter's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call_arg: Option<String>,
 }
 
 /// How the verifier must generate one input so the serial code is well-defined on it.

@@ -8,6 +8,7 @@ pub mod offload;
 pub mod reward;
 #[cfg(test)]
 pub(crate) mod testing;
+pub mod workspace_edit;
 
 use serde::{Deserialize, Serialize};
 

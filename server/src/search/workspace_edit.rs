@@ -159,7 +159,7 @@ pub fn apply_line_edits(source: &str, edits: &[LineEdit]) -> String {
     let lines: Vec<String> = source.split_inclusive('\n').map(str::to_string).collect();
     let mut sorted: Vec<&LineEdit> = edits.iter().collect();
     // Bottom-up, so earlier line numbers stay valid.
-    sorted.sort_by(|a, b| b.start_line.cmp(&a.start_line));
+    sorted.sort_by_key(|e| std::cmp::Reverse(e.start_line));
     let mut lines = lines;
     for e in sorted {
         let start = e.start_line.saturating_sub(1).min(lines.len());

@@ -316,6 +316,7 @@ mod tests {
             extent: extent.map(Into::into),
             is_size: size,
             input: None,
+            call_arg: None,
         }
     }
 

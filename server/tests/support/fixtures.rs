@@ -14,6 +14,7 @@ fn param(name: &str, ty: &str, array: bool, access: Access, extent: Option<&str>
         extent: extent.map(Into::into),
         is_size: size,
         input: None,
+        call_arg: None,
     }
 }
 

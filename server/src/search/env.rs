@@ -1,0 +1,243 @@
+//! The search environment over the real parts: the model rewrites the code by applying one
+//! technique (with examples from the graph edge), the verifier grades the answer, and one repair
+//! attempt gets the compiler or test error.
+
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use petgraph::graph::NodeIndex;
+use serde::Serialize;
+use tokio_util::sync::CancellationToken;
+
+use super::mcgs::{OneShotStyle, SearchEnv};
+use super::offload::BoxFuture;
+use super::{StepResult, TechniqueGraph, TechniqueId};
+use crate::analysis::{LoopKind, OffloadRegion};
+use crate::graph::ReGraph;
+use crate::llm::answer::extract_kernel;
+use crate::llm::prompt::{self, Baseline, Failure, Repair, TechniqueExample, TechniqueStep};
+use crate::llm::{CallControl, ChatModel};
+use crate::verify::{RewardForm, VerifyOutcome, reward};
+
+/// Grades one candidate for one region (the verifier, or its compile-only form without a GPU).
+pub trait Judge: Send + Sync {
+    fn judge<'a>(
+        &'a self,
+        region: &'a OffloadRegion,
+        candidate: &'a str,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, VerifyOutcome>;
+}
+
+/// Every candidate the search produced, for the trace and for `--json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct CandidateRecord {
+    pub technique: String,
+    pub attempt: usize,
+    pub outcome: Option<VerifyOutcome>,
+    /// Why the answer could not be used, when it could not.
+    pub answer_error: Option<String>,
+    pub reward: f64,
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub seconds: f64,
+}
+
+/// The reasoning graph seen by the search: node ids are petgraph indices, priors come from the
+/// measured speedups of each edge's examples (example counts where nothing was measured).
+pub struct GraphView<'g> {
+    pub graph: &'g ReGraph,
+    pub kind: Option<LoopKind>,
+}
+
+impl GraphView<'_> {
+    pub fn name_of(&self, id: TechniqueId) -> String {
+        self.graph.technique(NodeIndex::new(id)).technique.clone()
+    }
+
+    pub fn description_of(&self, id: TechniqueId) -> String {
+        self.graph.technique(NodeIndex::new(id)).description.clone()
+    }
+}
+
+impl TechniqueGraph for GraphView<'_> {
+    fn successors(&self, node: TechniqueId) -> Vec<(TechniqueId, f64)> {
+        let name = self.name_of(node);
+        // Prefer edges with examples of this loop's kind; any kind when there are none.
+        let succ = self
+            .graph
+            .successors(&name, self.kind)
+            .filter(|s| !s.is_empty())
+            .or_else(|| self.graph.successors(&name, None))
+            .unwrap_or_default();
+        let max_examples = succ.iter().map(|s| s.examples).max().unwrap_or(1).max(1) as f64;
+        succ.into_iter()
+            .filter_map(|s| {
+                let id = self.graph.node(&s.technique)?.index();
+                let prior = match s.mean_speedup {
+                    Some(sp) if sp > 1.0 => (sp.log2() / 1024f64.log2()).clamp(0.05, 1.0),
+                    Some(_) => 0.05,
+                    None => 0.5 * (s.examples as f64 / max_examples),
+                };
+                Some((id, prior))
+            })
+            .collect()
+    }
+
+    fn name(&self, node: TechniqueId) -> String {
+        self.name_of(node)
+    }
+}
+
+pub struct ModelEnv<'g> {
+    pub graph: GraphView<'g>,
+    pub model: Arc<dyn ChatModel>,
+    pub judge: Arc<dyn Judge>,
+    pub region: OffloadRegion,
+    pub seed: u64,
+    pub max_tokens: u32,
+    /// Repair attempts after a failed step (each one more model call).
+    pub repairs: usize,
+    pub reward_form: RewardForm,
+    pub cancel: CancellationToken,
+    pub deadline: Option<Instant>,
+    pub candidates: Arc<Mutex<Vec<CandidateRecord>>>,
+}
+
+/// One model call and its grading.
+struct Attempt {
+    code: Option<String>,
+    outcome: Option<VerifyOutcome>,
+    error_for_repair: Option<(Failure, String)>,
+    tokens: u64,
+}
+
+impl ModelEnv<'_> {
+    fn control(&self) -> CallControl {
+        CallControl { cancel: self.cancel.clone(), deadline: self.deadline }
+    }
+
+    async fn attempt(&self, label: &str, attempt: usize, messages: Vec<crate::llm::Message>) -> Attempt {
+        let started = Instant::now();
+        let request = prompt::request(messages, self.seed, self.max_tokens);
+        let entry = self.region.gpu_entry_name();
+        let mut record = CandidateRecord {
+            technique: label.to_string(),
+            attempt,
+            outcome: None,
+            answer_error: None,
+            reward: -1.0,
+            prompt_tokens: 0,
+            completion_tokens: 0,
+            seconds: 0.0,
+        };
+        let result = match self.model.chat(&request, &self.control()).await {
+            Err(e) => {
+                record.answer_error = Some(e.to_string());
+                Attempt { code: None, outcome: None, error_for_repair: None, tokens: 0 }
+            }
+            Ok(resp) => {
+                record.prompt_tokens = resp.prompt_tokens;
+                record.completion_tokens = resp.completion_tokens;
+                let tokens = resp.prompt_tokens + resp.completion_tokens;
+                match extract_kernel(&resp.text, &entry) {
+                    Err(e) => {
+                        record.answer_error = Some(e.to_string());
+                        Attempt {
+                            code: None,
+                            outcome: None,
+                            error_for_repair: Some((Failure::Answer, format!("{e}\n\nYour answer was:\n{}", resp.text))),
+                            tokens,
+                        }
+                    }
+                    Ok(extracted) => {
+                        let outcome = self.judge.judge(&self.region, &extracted.code, &self.cancel).await;
+                        record.reward = reward(&outcome, self.reward_form);
+                        let repair = match &outcome {
+                            VerifyOutcome::CompileError { .. } => Some((Failure::Compile, outcome.summary())),
+                            VerifyOutcome::Correct(_) | VerifyOutcome::CompiledNotRun { .. } => None,
+                            other => Some((Failure::Test, other.summary())),
+                        };
+                        record.outcome = Some(outcome.clone());
+                        Attempt { code: Some(extracted.code), outcome: Some(outcome), error_for_repair: repair, tokens }
+                    }
+                }
+            }
+        };
+        record.seconds = started.elapsed().as_secs_f64();
+        self.candidates.lock().expect("candidates lock").push(record);
+        result
+    }
+
+    /// The first attempt, then repairs while the budget allows; the last attempt is the step.
+    async fn step(&self, label: &str, first: Vec<crate::llm::Message>, calls_left: usize) -> StepResult<String> {
+        let mut calls = 1;
+        let mut tokens = 0;
+        let mut att = self.attempt(label, 0, first).await;
+        tokens += att.tokens;
+        let mut repairs_done = 0;
+        while let Some((failure, error)) = att.error_for_repair.clone() {
+            if repairs_done >= self.repairs || calls >= calls_left || self.cancel.is_cancelled() {
+                break;
+            }
+            let previous = att.code.clone().unwrap_or_default();
+            let messages = Repair { region: &self.region, code: &previous, failure, error: &error }.messages();
+            att = self.attempt(label, repairs_done + 1, messages).await;
+            tokens += att.tokens;
+            calls += 1;
+            repairs_done += 1;
+        }
+        let (reward_value, passed, note) = match &att.outcome {
+            Some(o) => {
+                let passed = matches!(o, VerifyOutcome::Correct(_) | VerifyOutcome::CompiledNotRun { .. });
+                (reward(o, self.reward_form), passed, o.summary())
+            }
+            None => (-1.0, false, att.error_for_repair.map(|(_, e)| first_line(&e)).unwrap_or_else(|| "no answer".into())),
+        };
+        StepResult { state: att.code, reward: reward_value, passed, llm_calls: calls, tokens, note }
+    }
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or("").to_string()
+}
+
+impl SearchEnv for ModelEnv<'_> {
+    type State = String;
+
+    async fn apply(&mut self, from: &String, path: &[TechniqueId], technique: TechniqueId, calls_left: usize) -> StepResult<String> {
+        let name = self.graph.name_of(technique);
+        let description = self.graph.description_of(technique);
+        let prev = path.last().map(|&p| self.graph.name_of(p)).unwrap_or_else(|| "init".into());
+        let examples: Vec<TechniqueExample> = self
+            .graph
+            .graph
+            .similar_examples(&prev, &name, from, 2)
+            .into_iter()
+            .map(|s| TechniqueExample { before: s.example.before.clone(), after: s.example.after.clone() })
+            .collect();
+        let messages = TechniqueStep {
+            region: &self.region,
+            technique: &name,
+            description: &description,
+            examples: &examples,
+            code: from,
+        }
+        .messages();
+        self.step(&name, messages, calls_left).await
+    }
+
+    async fn one_shot(&mut self, _initial: &String, style: OneShotStyle, calls_left: usize) -> StepResult<String> {
+        let (baseline, label) = match style {
+            OneShotStyle::Standard => (Baseline::Standard, "standard"),
+            OneShotStyle::ChainOfThought => (Baseline::ChainOfThought, "cot"),
+        };
+        let messages = baseline.messages(&self.region);
+        // The baselines get no repair: the paper's one-shot setting.
+        let saved = self.repairs;
+        self.repairs = 0;
+        let r = self.step(label, messages, calls_left).await;
+        self.repairs = saved;
+        r
+    }
+}

@@ -1,0 +1,198 @@
+//! `Offloader`: the real `OffloadRunner` over the model, the verifier and the reasoning graph.
+//! The CLI's `offload` and the LSP's code action both go through it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio_util::sync::CancellationToken;
+
+use super::baselines;
+use super::env::{CandidateRecord, GraphView, Judge, ModelEnv};
+use super::mcgs::{Mcgs, McgsConfig, OneShotStyle, SearchOutcome};
+use super::offload::{BoxFuture, OffloadRequest, OffloadRunner, OffloadSummary, PathSuggestion, ProgressSink, ReverifyOutcome, Strategy};
+use super::workspace_edit;
+use crate::analysis::OffloadRegion;
+use crate::graph::ReGraph;
+use crate::graph::query::PathQuery;
+use crate::llm::{BackendConfig, connect};
+use crate::verify::{RewardForm, VerifyOutcome};
+
+/// The graph shipped with the binary (graph-data/regraph.json at build time).
+const SHIPPED_GRAPH: &str = include_str!("../../../graph-data/regraph.json");
+
+/// Search knobs that are not part of a request.
+#[derive(Debug, Clone)]
+pub struct SearchSettings {
+    pub mcgs: McgsConfig,
+    pub max_tokens: u32,
+    pub repairs: usize,
+    pub reward_form: RewardForm,
+    pub deadline: Option<Duration>,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings {
+            mcgs: McgsConfig::default(),
+            max_tokens: 1536,
+            repairs: 1,
+            reward_form: RewardForm::default(),
+            deadline: None,
+        }
+    }
+}
+
+pub struct Offloader {
+    pub backend: BackendConfig,
+    pub judge: Arc<dyn Judge>,
+    pub graph: Arc<ReGraph>,
+    pub settings: SearchSettings,
+}
+
+/// Loads graph-data/regraph.json from the nearest checkout above `start`, else the shipped one.
+pub fn load_graph(start: Option<&std::path::Path>) -> Result<ReGraph, String> {
+    if let Some(data) = start.and_then(crate::graph::GraphData::discover)
+        && let Ok(g) = ReGraph::load(&data.regraph())
+    {
+        return Ok(g);
+    }
+    ReGraph::from_json(SHIPPED_GRAPH).map_err(|e| format!("the shipped reasoning graph is unreadable: {e}"))
+}
+
+impl Offloader {
+    async fn run(&self, req: OffloadRequest, progress: ProgressSink, cancel: CancellationToken) -> Result<OffloadSummary, String> {
+        let model = connect(&self.backend).map_err(|e| e.to_string())?;
+        let candidates: Arc<Mutex<Vec<CandidateRecord>>> = Arc::default();
+        let outcomes: Arc<Mutex<HashMap<String, VerifyOutcome>>> = Arc::default();
+        let judge: Arc<dyn Judge> = Arc::new(Remembering { inner: self.judge.clone(), seen: outcomes.clone() });
+        let deadline = self.settings.deadline.map(|d| Instant::now() + d);
+        let mut env = ModelEnv {
+            graph: GraphView { graph: &self.graph, kind: Some(req.region.kind) },
+            model,
+            judge,
+            region: req.region.clone(),
+            seed: req.seed,
+            max_tokens: self.settings.max_tokens,
+            repairs: self.settings.repairs,
+            reward_form: self.settings.reward_form,
+            cancel: cancel.clone(),
+            deadline,
+            candidates: candidates.clone(),
+        };
+        let mut config = self.settings.mcgs.clone();
+        config.budget = req.budget;
+        config.seed = req.seed;
+        config.deadline = self.settings.deadline;
+        let initial = req.region.source.clone();
+        let mut report = |p: &super::Progress| progress(p);
+        let view = GraphView { graph: &self.graph, kind: Some(req.region.kind) };
+        let outcome: SearchOutcome<String> = match req.strategy {
+            Strategy::Mcgs => Mcgs::new(&view, config).run(&mut env, initial, &cancel, &mut report).await,
+            Strategy::Enumerate => baselines::enumerate(&view, &mut env, initial, &config, &cancel, &mut report).await,
+            Strategy::Cot => baselines::one_shot(&mut env, initial, OneShotStyle::ChainOfThought, req.budget, "cot").await,
+            Strategy::Standard => baselines::one_shot(&mut env, initial, OneShotStyle::Standard, req.budget, "standard").await,
+        };
+        if cancel.is_cancelled() && outcome.best.is_none() {
+            return Err("cancelled".into());
+        }
+        let trace = serde_json::json!({
+            "strategy": req.strategy.as_str(),
+            "search": outcome.trace,
+            "candidates": *candidates.lock().expect("candidates lock"),
+        });
+        let Some(best) = outcome.best else {
+            let tried = candidates.lock().expect("candidates lock").len();
+            let last = outcome.trace.nodes.iter().rev().find(|n| n.reward.is_some()).map(|n| n.note.clone()).unwrap_or_default();
+            return Err(format!(
+                "no candidate passed verification ({tried} tried, {} model calls); last: {last}",
+                outcome.trace.llm_calls
+            ));
+        };
+        let verify_outcome = outcomes.lock().expect("outcomes lock").get(&best.state).cloned();
+        let (verified, verdict, speedup, roofline) = describe(verify_outcome.as_ref());
+        let kernel_source = workspace_edit::kernel_source(&req.region, &best.state, &verdict, &best.path);
+        Ok(OffloadSummary {
+            kernel_file: workspace_edit::kernel_file_name(&req.region),
+            kernel_source,
+            source_edits: workspace_edit::source_edits(&req.region, &req.source),
+            verified,
+            verdict,
+            speedup,
+            roofline_fraction: roofline,
+            path: best.path,
+            step_rewards: best.step_rewards,
+            llm_calls: outcome.trace.llm_calls,
+            tokens: outcome.trace.tokens,
+            trace,
+        })
+    }
+}
+
+fn describe(outcome: Option<&VerifyOutcome>) -> (bool, String, Option<f64>, Option<f64>) {
+    match outcome {
+        Some(VerifyOutcome::Correct(t)) => {
+            let roof = t.roofline_fraction.map(|r| format!(", {:.0}% of roofline", r * 100.0)).unwrap_or_default();
+            (
+                true,
+                format!(
+                    "verified: {:.1}x vs serial (kernel {:.4} ms, serial {:.3} ms, end-to-end {:.1}x){roof}",
+                    t.speedup, t.kernel_ms, t.serial_ms, t.end_to_end_speedup
+                ),
+                Some(t.speedup),
+                t.roofline_fraction,
+            )
+        }
+        Some(o @ VerifyOutcome::CompiledNotRun { .. }) => (false, o.summary(), None, None),
+        Some(o) => (false, o.summary(), None, None),
+        None => (false, "unverified".into(), None, None),
+    }
+}
+
+/// Remembers the outcome of each candidate so the summary can quote the best one's numbers.
+struct Remembering {
+    inner: Arc<dyn Judge>,
+    seen: Arc<Mutex<HashMap<String, VerifyOutcome>>>,
+}
+
+impl Judge for Remembering {
+    fn judge<'a>(&'a self, region: &'a OffloadRegion, candidate: &'a str, cancel: &'a CancellationToken) -> BoxFuture<'a, VerifyOutcome> {
+        Box::pin(async move {
+            let outcome = self.inner.judge(region, candidate, cancel).await;
+            self.seen.lock().expect("outcomes lock").insert(candidate.to_string(), outcome.clone());
+            outcome
+        })
+    }
+}
+
+impl OffloadRunner for Offloader {
+    fn offload(&self, request: OffloadRequest, progress: ProgressSink, cancel: CancellationToken) -> BoxFuture<'static, Result<OffloadSummary, String>> {
+        let this = Offloader {
+            backend: self.backend.clone(),
+            judge: self.judge.clone(),
+            graph: self.graph.clone(),
+            settings: self.settings.clone(),
+        };
+        Box::pin(async move { this.run(request, progress, cancel).await })
+    }
+
+    fn reverify(&self, region: OffloadRegion, kernel_source: String, cancel: CancellationToken) -> BoxFuture<'static, Result<ReverifyOutcome, String>> {
+        let judge = self.judge.clone();
+        Box::pin(async move {
+            let candidate = workspace_edit::candidate_part(&kernel_source);
+            let outcome = judge.judge(&region, candidate, &cancel).await;
+            let (verified, verdict, speedup, _) = describe(Some(&outcome));
+            let ok = verified || matches!(outcome, VerifyOutcome::CompiledNotRun { .. });
+            Ok(ReverifyOutcome { ok, verdict, speedup })
+        })
+    }
+
+    fn suggested_paths(&self, region: &OffloadRegion, k: usize) -> Vec<PathSuggestion> {
+        let query = PathQuery { k, kind: Some(region.kind), ..PathQuery::default() };
+        self.graph
+            .top_paths(query)
+            .into_iter()
+            .map(|p| PathSuggestion { techniques: p.techniques, examples: p.support, mean_speedup: p.mean_speedup })
+            .collect()
+    }
+}

@@ -123,6 +123,8 @@ pub struct ScalarWrite {
     pub pointer_chase: bool,
     pub line: usize,
     pub text: String,
+    /// Where the write takes effect (the end of its assignment), to order it against reads.
+    pub byte: usize,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -141,7 +143,8 @@ pub struct LoopFacts {
     pub locals: HashSet<String>,
     pub arrays: Vec<ArrayRef>,
     pub scalar_writes: Vec<ScalarWrite>,
-    pub scalar_reads: Vec<(String, usize)>,
+    /// (name, line, byte offset) of reads that are not part of an accumulation.
+    pub scalar_reads: Vec<(String, usize, usize)>,
     pub calls: Vec<(String, usize)>,
     pub unknown_calls: Vec<(String, usize)>,
     pub io: Option<Hazard>,
@@ -785,6 +788,7 @@ impl Collector<'_> {
                     .map(|o| self.t(o))
                     .unwrap_or_default();
                 if (op == "<<" || op == ">>") && self.is_stream_chain(node) {
+                    self.facts.trivial = false;
                     self.facts.io.get_or_insert(Hazard {
                         what: "stream output".into(),
                         line: line_of(node),
@@ -1160,6 +1164,7 @@ impl Collector<'_> {
             pointer_chase,
             line: line_of(node),
             text: text(stmt, self.src).trim().to_string(),
+            byte: stmt.end_byte(),
         });
     }
 
@@ -1187,7 +1192,9 @@ impl Collector<'_> {
         if self.macros.values.contains_key(&name) || self.macros.definitions.contains_key(&name) {
             return;
         }
-        self.facts.scalar_reads.push((name, line_of(node)));
+        self.facts
+            .scalar_reads
+            .push((name, line_of(node), node.start_byte()));
     }
 
     fn array_ref(
@@ -1302,6 +1309,7 @@ impl Collector<'_> {
         let method = name.rsplit('.').next().unwrap_or("");
         let is_method = name.contains('.');
         if is_io_function(&name) && !is_method {
+            self.facts.trivial = false;
             self.facts.io.get_or_insert(Hazard {
                 what: format!("`{name}`"),
                 line,

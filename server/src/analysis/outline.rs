@@ -136,13 +136,17 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         .iter()
         .map(|w| w.name.as_str())
         .collect();
-    let size_methods: HashSet<&str> = req
+    let mut size_methods: HashSet<&str> = req
         .facts
         .method_calls
         .iter()
         .filter(|(_, m, _, _)| m == "size" || m == "length")
         .map(|(o, _, _, _)| o.as_str())
         .collect();
+    // A range-for becomes a counted loop over `<container>_size` elements.
+    if let Some((_, container)) = &req.facts.range_elem {
+        size_methods.insert(container.as_str());
+    }
 
     let mut params: Vec<Param> = Vec::new();
     let mut local_lines: Vec<String> = Vec::new();
@@ -466,10 +470,16 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     let whole_function = name == func_name;
 
     // The body: rewrite written scalars to `(*x)` and container methods to plain pointers/sizes.
+    let range_for = req.node.kind() == "for_range_loop";
     let (body_node, prelude) = if whole_function {
         (
             func.child_by_field_name("body").ok_or("no body")?,
             Vec::new(),
+        )
+    } else if range_for {
+        (
+            req.node.child_by_field_name("body").ok_or("no body")?,
+            local_lines,
         )
     } else {
         (req.node, local_lines)
@@ -510,6 +520,9 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         pos = *e;
     }
     body.push_str(&String::from_utf8_lossy(&src[pos..body_node.end_byte()]));
+    if range_for && !whole_function {
+        body = range_for_as_counted(req, &body)?;
+    }
 
     let region_params: Vec<RegionParam> = ordered.into_iter().map(|p| p.region).collect();
     let mut region = OffloadRegion {
@@ -550,6 +563,44 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     region.includes = includes_for(&source, &req.facts.calls);
     region.source = source;
     Ok(region)
+}
+
+/// `for (T& x : v) body` → `for (std::size_t v_i = 0; v_i < v_size; ++v_i) { T& x = v[v_i]; body }`.
+fn range_for_as_counted(req: &OutlineRequest, body: &str) -> Result<String, String> {
+    let src = req.src;
+    let (_, container) = req
+        .facts
+        .range_elem
+        .as_ref()
+        .ok_or("the range-for loop iterates over an expression")?;
+    let node = req.node;
+    let declarator = node
+        .child_by_field_name("declarator")
+        .map(|d| text(d, src).to_string())
+        .ok_or("no loop variable")?;
+    let ty = node
+        .child_by_field_name("type")
+        .map(|t| text(t, src).to_string())
+        .ok_or("no loop variable type")?;
+    let body_start = node
+        .child_by_field_name("body")
+        .ok_or("no body")?
+        .start_byte();
+    let mut cursor = node.walk();
+    let qualifiers: Vec<String> = node
+        .children(&mut cursor)
+        .filter(|c| c.kind() == "type_qualifier" && c.start_byte() < body_start)
+        .map(|c| text(c, src).to_string())
+        .collect();
+    let qual = if qualifiers.is_empty() {
+        String::new()
+    } else {
+        format!("{} ", qualifiers.join(" "))
+    };
+    let idx = format!("{container}_i");
+    Ok(format!(
+        "for (std::size_t {idx} = 0; {idx} < {container}_size; ++{idx}) {{\n        {qual}{ty} {declarator} = {container}[{idx}];\n        {body}\n    }}"
+    ))
 }
 
 /// The order of the function's own parameters when the function can be used whole.

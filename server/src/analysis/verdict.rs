@@ -151,6 +151,14 @@ pub fn classify(f: &LoopFacts) -> Verdict {
             "iterations are independent: the loop writes nothing another iteration reads"
                 .to_string()
         } else {
+            if let Some((_, container)) = &f.range_elem {
+                return Verdict {
+                    kind: LoopKind::Map,
+                    reason: format!(
+                        "each iteration writes only its own element of `{container}` and reads nothing another iteration writes"
+                    ),
+                };
+            }
             let list: Vec<String> = writes.iter().take(3).map(|w| format!("`{w}`")).collect();
             format!(
                 "each iteration {counter} writes only its own {} and reads nothing another iteration writes",
@@ -240,7 +248,11 @@ fn scalar_verdict(f: &LoopFacts, reductions: &mut Vec<String>) -> Option<Verdict
             )));
         }
         let ops: Vec<Option<&String>> = writes.iter().map(|w| w.accumulate.as_ref()).collect();
-        let read_elsewhere = f.scalar_reads.iter().find(|(n, _)| n == name);
+        let read_elsewhere = f
+            .scalar_reads
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, line, byte)| (*line, *byte));
         let single_op = ops.iter().all(|o| o.is_some() && *o == ops[0]);
         if single_op && read_elsewhere.is_none() {
             let op = ops[0].cloned().unwrap_or_default();
@@ -248,7 +260,21 @@ fn scalar_verdict(f: &LoopFacts, reductions: &mut Vec<String>) -> Option<Verdict
             continue;
         }
         let w = writes[0];
-        if let Some((_, line)) = read_elsewhere {
+        if let Some((line, byte)) = read_elsewhere {
+            let first_write = writes.iter().map(|w| w.byte).min().unwrap_or(usize::MAX);
+            let first_read = f
+                .scalar_reads
+                .iter()
+                .filter(|(n, _, _)| n == name)
+                .map(|(_, _, b)| *b)
+                .min()
+                .unwrap_or(byte);
+            if first_write < first_read && writes.iter().all(|w| w.accumulate.is_none()) {
+                return Some(Verdict::seq(format!(
+                    "`{name}` is declared outside the loop and written by every iteration (line {}); declare it inside the loop so each iteration has its own",
+                    w.line
+                )));
+            }
             return Some(Verdict::seq(format!(
                 "`{name}` is written in one iteration and read in the next (written line {}, read line {line})",
                 w.line

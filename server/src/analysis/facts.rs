@@ -151,6 +151,8 @@ pub struct LoopFacts {
     pub alloc: Option<Hazard>,
     pub exit: Option<Hazard>,
     pub opaque_write: Option<Hazard>,
+    /// Reads through a local pointer or reference, which may see another iteration's writes.
+    pub alias_read: Option<Hazard>,
     pub condition: Option<String>,
     pub condition_vars: Vec<String>,
     /// Arithmetic operations in the body outside nested loops.
@@ -169,6 +171,36 @@ struct Prepass {
     written: HashSet<String>,
     locals: HashSet<String>,
     inner_inductions: Vec<String>,
+    shapes: HashMap<String, Shape>,
+}
+
+/// How a local declared inside the loop holds its value: private storage, or an alias of memory
+/// other iterations may share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Value,
+    /// A local array or container: private to the iteration.
+    Storage,
+    Pointer,
+    Reference,
+    /// `auto x = ...`: may be a pointer.
+    Auto,
+}
+
+fn declarator_shape(mut d: Node) -> Shape {
+    for _ in 0..32 {
+        match d.kind() {
+            "init_declarator" => match d.child_by_field_name("declarator") {
+                Some(x) => d = x,
+                None => break,
+            },
+            "pointer_declarator" => return Shape::Pointer,
+            "reference_declarator" => return Shape::Reference,
+            "array_declarator" => return Shape::Storage,
+            _ => break,
+        }
+    }
+    Shape::Value
 }
 
 pub struct Extractor<'a> {
@@ -186,6 +218,7 @@ impl<'a> Extractor<'a> {
         };
         let pre = self.prepass(node);
         let mut c = Collector {
+            shapes: pre.shapes,
             src: self.src,
             macros: self.macros,
             own_induction: None,
@@ -209,6 +242,7 @@ impl<'a> Extractor<'a> {
                 alloc: None,
                 exit: None,
                 opaque_write: None,
+                alias_read: None,
                 condition: None,
                 condition_vars: Vec::new(),
                 own_ops: 0.0,
@@ -322,6 +356,7 @@ impl<'a> Extractor<'a> {
             written: HashSet::new(),
             locals: HashSet::new(),
             inner_inductions: Vec::new(),
+            shapes: HashMap::new(),
         };
         let src = self.src;
         for_each_descendant(node, |n| {
@@ -341,8 +376,26 @@ impl<'a> Extractor<'a> {
                     }
                 }
                 "declaration" => {
-                    for d in declared_names(n, src) {
-                        p.locals.insert(d);
+                    let ty = n
+                        .child_by_field_name("type")
+                        .map(|t| text(t, src).to_string())
+                        .unwrap_or_default();
+                    let container = ty.contains("vector") || ty.contains("array<");
+                    let mut cursor = n.walk();
+                    let decls: Vec<Node> = n
+                        .children_by_field_name("declarator", &mut cursor)
+                        .collect();
+                    for d in decls {
+                        let Some(name) = declarator_name(d, src) else {
+                            continue;
+                        };
+                        let shape = match declarator_shape(d) {
+                            Shape::Value if container => Shape::Storage,
+                            Shape::Value if ty.trim() == "auto" => Shape::Auto,
+                            other => other,
+                        };
+                        p.shapes.insert(name.clone(), shape);
+                        p.locals.insert(name);
                     }
                 }
                 "for_range_loop" => {
@@ -432,6 +485,7 @@ fn written_root(node: Node, src: &[u8]) -> Option<String> {
 }
 
 struct Collector<'a> {
+    shapes: HashMap<String, Shape>,
     src: &'a [u8],
     macros: &'a Macros,
     own_induction: Option<String>,
@@ -796,7 +850,16 @@ impl Collector<'_> {
                 }
                 self.visit_children(node, depth);
             }
-            "pointer_expression" => self.visit_children(node, depth),
+            "pointer_expression" => {
+                let is_deref = node
+                    .child_by_field_name("operator")
+                    .is_some_and(|o| text(o, self.src) == "*");
+                if is_deref {
+                    self.deref(node, None, depth);
+                } else {
+                    self.visit_children(node, depth);
+                }
+            }
             "lambda_expression" => {
                 if let Some(body) = node.child_by_field_name("body") {
                     self.visit(body, depth + 1);
@@ -832,6 +895,7 @@ impl Collector<'_> {
     }
 
     fn hazard_exit(&mut self, node: Node, what: &str) {
+        self.facts.trivial = false;
         self.facts.exit.get_or_insert(Hazard {
             what: what.into(),
             line: line_of(node),
@@ -870,6 +934,12 @@ impl Collector<'_> {
                 if left.kind() == "identifier" {
                     let name = self.t(left);
                     if let Some((red, other)) = self.self_update(&name, right) {
+                        let r = unparen(right);
+                        if r.kind() == "call_expression" {
+                            if let Some(f) = r.child_by_field_name("function") {
+                                self.facts.calls.push((self.t(f), line_of(r)));
+                            }
+                        }
                         self.write_target(left, WriteKind::Accumulate(red), None, depth);
                         self.visit(other, depth + 1);
                         return;
@@ -1003,6 +1073,15 @@ impl Collector<'_> {
         right: Node<'t>,
     ) -> Option<(String, Node<'t>, bool)> {
         let r = unparen(right);
+        let base = self.array_base_text(left)?;
+        if r.kind() == "subscript_expression" {
+            // `a[s] += a[t]`: the compound operator is the scan's.
+            if self.array_base_text(r).as_deref() == Some(&base) {
+                let same = squash(&self.t(r)) == squash(&self.t(left));
+                return Some(("+".into(), r, same));
+            }
+            return None;
+        }
         if r.kind() != "binary_expression" {
             return None;
         }
@@ -1010,7 +1089,6 @@ impl Collector<'_> {
         if !matches!(op.as_str(), "+" | "*" | "&" | "|" | "^") {
             return None;
         }
-        let base = self.array_base_text(left)?;
         for operand in [
             r.child_by_field_name("left")?,
             r.child_by_field_name("right")?,
@@ -1096,6 +1174,13 @@ impl Collector<'_> {
                         .get_or_insert(format!("the body changes the loop counter `{name}`"));
                     return;
                 }
+                if self.shapes.get(&name) == Some(&Shape::Reference) {
+                    self.facts.opaque_write.get_or_insert(Hazard {
+                        what: format!("the local reference `{name}`"),
+                        line: line_of(lv),
+                    });
+                    return;
+                }
                 if self.locals.contains(&name) || self.inductions.contains(&name) {
                     return;
                 }
@@ -1136,6 +1221,13 @@ impl Collector<'_> {
                     self.visit(base, depth + 1);
                 }
             }
+            "pointer_expression"
+                if lv
+                    .child_by_field_name("operator")
+                    .is_some_and(|o| text(o, self.src) == "*") =>
+            {
+                self.deref(lv, Some(kind), depth);
+            }
             _ => {
                 let root = written_root(lv, self.src).unwrap_or_default();
                 if !self.locals.contains(&root) {
@@ -1147,6 +1239,70 @@ impl Collector<'_> {
                 self.visit(lv, depth + 1);
             }
         }
+    }
+
+    /// `*p` is `p[0]` and `*(p + e)` is `p[e]` when `p` is a pointer from outside the loop;
+    /// anything else is a write (or read) the analysis cannot place.
+    fn deref(&mut self, node: Node, write: Option<WriteKind>, depth: usize) {
+        let Some(arg) = node.child_by_field_name("argument").map(unparen) else {
+            return;
+        };
+        let outer = |c: &Self, n: Node| {
+            n.kind() == "identifier" && {
+                let name = c.t(n);
+                !c.locals.contains(&name) && !c.inductions.contains(&name)
+            }
+        };
+        let placed = if outer(self, arg) {
+            Some((self.t(arg), Some(Poly::constant(0)), None))
+        } else if arg.kind() == "binary_expression"
+            && arg
+                .child_by_field_name("operator")
+                .is_some_and(|o| text(o, self.src) == "+")
+        {
+            let (l, r) = (
+                arg.child_by_field_name("left").map(unparen),
+                arg.child_by_field_name("right").map(unparen),
+            );
+            match (l, r) {
+                (Some(l), Some(r)) if outer(self, l) => Some((self.t(l), self.poly(r), Some(r))),
+                (Some(l), Some(r)) if outer(self, r) => Some((self.t(r), self.poly(l), Some(l))),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let Some((array, sub, offset)) = placed else {
+            let hazard = Hazard {
+                what: format!("`{}`", self.t(node)),
+                line: line_of(node),
+            };
+            if write.is_some() {
+                self.facts.opaque_write.get_or_insert(hazard);
+            } else {
+                self.facts.alias_read.get_or_insert(hazard);
+            }
+            self.visit(arg, depth + 1);
+            return;
+        };
+        if let Some(o) = offset {
+            self.visit(o, depth + 1);
+        }
+        if write.is_some() {
+            self.facts.trivial = false;
+        }
+        let read = !matches!(write, Some(WriteKind::Assign));
+        self.facts.arrays.push(ArrayRef {
+            array,
+            subs: vec![sub],
+            text: self.t(node),
+            index_arrays: Vec::new(),
+            write,
+            read,
+            line: line_of(node),
+            scan_operand: None,
+            operand_of_write: self.write_context,
+        });
     }
 
     fn scalar_write(
@@ -1186,6 +1342,13 @@ impl Collector<'_> {
                 return;
             }
         }
+        if self.shapes.get(&name) == Some(&Shape::Reference) {
+            self.facts.alias_read.get_or_insert(Hazard {
+                what: format!("the local reference `{name}`"),
+                line: line_of(node),
+            });
+            return;
+        }
         if self.locals.contains(&name) || self.inductions.contains(&name) {
             return;
         }
@@ -1221,7 +1384,20 @@ impl Collector<'_> {
         subs_nodes.reverse();
         let base = n;
         let array = self.t(base);
-        let is_private = base.kind() == "identifier" && self.locals.contains(&array);
+        let is_local = base.kind() == "identifier" && self.locals.contains(&array);
+        let is_private = is_local && self.shapes.get(&array) == Some(&Shape::Storage);
+        if is_local && !is_private {
+            // Subscripting a local pointer: it may point into any shared array.
+            let hazard = Hazard {
+                what: format!("`{}` (through the local pointer `{array}`)", self.t(node)),
+                line: line_of(node),
+            };
+            if write.is_some() {
+                self.facts.opaque_write.get_or_insert(hazard);
+            } else {
+                self.facts.alias_read.get_or_insert(hazard);
+            }
+        }
         if base.kind() != "identifier" {
             // `s.v[i]`, `f()[i]`: visit what the base reads.
             self.visit(base, depth + 1);
@@ -1232,7 +1408,7 @@ impl Collector<'_> {
         if write.is_some() {
             self.facts.trivial = false;
         }
-        if is_private {
+        if is_local {
             return;
         }
         let subs: Vec<Option<Poly>> = subs_nodes.iter().map(|s| self.poly(*s)).collect();

@@ -694,15 +694,16 @@ fn reindent(code: &str, from: &str, to: &str) -> String {
 
 fn includes_for(source: &str, calls: &[(String, usize)]) -> Vec<String> {
     let mut inc = Vec::new();
-    if !calls.is_empty() {
+    let calls_any = |names: &[&str]| {
+        calls.iter().any(|(c, _)| {
+            let base = c.trim_start_matches("std::");
+            names.contains(&base)
+        }) || names.iter().any(|n| source.contains(&format!("{n}(")))
+    };
+    if calls_any(super::facts::PURE_FUNCTIONS) {
         inc.push("#include <cmath>".to_string());
     }
-    if calls.iter().any(|(c, _)| {
-        matches!(
-            c.as_str(),
-            "std::min" | "std::max" | "std::clamp" | "min" | "max"
-        )
-    }) {
+    if calls_any(&["min", "max", "clamp"]) {
         inc.push("#include <algorithm>".to_string());
     }
     if source.contains("size_t") || source.contains("ptrdiff_t") {

@@ -226,6 +226,16 @@ fn control_hazards(f: &LoopFacts) -> Option<Verdict> {
             "it calls `{name}` (line {line}), which may have side effects; only known pure math functions are allowed"
         )));
     }
+    if let Some(r) = &f.alias_read {
+        let writes_shared =
+            !f.scalar_writes.is_empty() || f.arrays.iter().any(|a| a.write.is_some());
+        if writes_shared {
+            return Some(Verdict::seq(format!(
+                "it reads {} (line {}), which may alias data the loop writes",
+                r.what, r.line
+            )));
+        }
+    }
     if let Some(w) = &f.opaque_write {
         return Some(Verdict::seq(format!(
             "it writes through {} (line {}), which the analysis cannot track",

@@ -1550,7 +1550,8 @@ pub fn is_integer_type(ty: &str) -> bool {
 pub fn count_ops(body: Node, src: &[u8], macros: &Macros) -> f64 {
     let mut ops = 0.0;
     for_each_descendant(body, |n| {
-        if super::syntax::is_loop(n.kind()) {
+        // Nested loops count for themselves; index arithmetic is address computation, not work.
+        if super::syntax::is_loop(n.kind()) || n.kind() == "subscript_argument_list" {
             return false;
         }
         match n.kind() {

@@ -402,22 +402,36 @@ fn children(idx: usize, infos: &[LoopInfo]) -> Vec<usize> {
         .collect()
 }
 
-/// Iterations of the nest as a polynomial: this loop's count times its heaviest child's.
-fn nest_iterations(idx: usize, infos: &[LoopInfo]) -> Option<Poly> {
+/// Iterations of the nest as a polynomial and as readable text (`(n - 2)*(m - 2)`): this loop's
+/// count times its heaviest child's.
+fn nest_iterations(idx: usize, infos: &[LoopInfo]) -> Option<(Poly, String)> {
     let ind = infos[idx].facts.induction.as_ref()?;
     if ind.step != 1 {
         return None;
     }
-    let mut best: Option<Poly> = None;
+    let mut best: Option<(Poly, String)> = None;
     for c in children(idx, infos) {
         let p = nest_iterations(c, infos)?;
-        if best.as_ref().is_none_or(|b| p.degree() > b.degree()) {
+        if best.as_ref().is_none_or(|b| p.0.degree() > b.0.degree()) {
             best = Some(p);
         }
     }
+    let own = ind.span.to_string();
     match best {
-        Some(b) => ind.span.mul(&b),
-        None => Some(ind.span.clone()),
+        Some((b, text)) => {
+            let factor = |t: &str| {
+                if t.contains(' ') {
+                    format!("({t})")
+                } else {
+                    t.to_string()
+                }
+            };
+            Some((
+                ind.span.mul(&b)?,
+                format!("{}*{}", factor(&own), factor(&text)),
+            ))
+        }
+        None => Some((ind.span.clone(), own)),
     }
 }
 
@@ -510,7 +524,10 @@ fn report_for(
     let line = line_of(info.node);
     let end_line = end_line_of(info.node);
     let nest = nest_inductions(idx, infos);
-    let iter_poly = nest_iterations(idx, infos);
+    let (iter_poly, iter_text) = match nest_iterations(idx, infos) {
+        Some((p, t)) => (Some(p), Some(t)),
+        None => (None, None),
+    };
 
     // Hot: large (or unknown) iteration count and a body that does something.
     let mut values = cost::assumed_values(iter_poly.as_ref(), known);
@@ -558,10 +575,7 @@ fn report_for(
                 values.entry(v).or_insert(cost::OTHER_SYMBOL);
             }
             let bytes = nest_bytes(info, &nest, &values, iters, src);
-            let text = iter_poly
-                .as_ref()
-                .map(|p| p.to_string())
-                .unwrap_or_else(|| "?".into());
+            let text = iter_text.clone().unwrap_or_else(|| "?".into());
             let nw = cost::NestWork {
                 iterations_text: text.clone(),
                 total_iterations: iters,

@@ -51,7 +51,7 @@ pub fn extent_from_subscripts<'a>(
     let mut best: Option<Poly> = None;
     for s in subs {
         let max = max_over(s, nest)?;
-        let ext = max.add(&Poly::constant(1))?.without_negative_constant();
+        let ext = max.add(&Poly::constant(1))?.without_negative_terms();
         best = match best {
             None => Some(ext),
             Some(b) => {
@@ -698,7 +698,7 @@ fn includes_for(source: &str, calls: &[(String, usize)]) -> Vec<String> {
         calls.iter().any(|(c, _)| {
             let base = c.trim_start_matches("std::");
             names.contains(&base)
-        }) || names.iter().any(|n| source.contains(&format!("{n}(")))
+        }) || names.iter().any(|n| calls_in_text(source, n))
     };
     if calls_any(super::facts::PURE_FUNCTIONS) {
         inc.push("#include <cmath>".to_string());
@@ -717,4 +717,15 @@ fn includes_for(source: &str, calls: &[(String, usize)]) -> Vec<String> {
         inc.push("#include <cstdint>".to_string());
     }
     inc
+}
+
+/// Whether `name(` occurs in `source` as a whole identifier (`max(` but not `fmax(`).
+fn calls_in_text(source: &str, name: &str) -> bool {
+    let pattern = format!("{name}(");
+    source.match_indices(&pattern).any(|(at, _)| {
+        !source[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
 }

@@ -38,10 +38,6 @@ impl Poly {
         }
     }
 
-    pub fn constant_term(&self) -> i64 {
-        self.terms.get(&Vec::new()).copied().unwrap_or(0)
-    }
-
     pub fn add(&self, other: &Poly) -> Option<Poly> {
         let mut out = self.clone();
         for (m, c) in &other.terms {
@@ -168,14 +164,12 @@ impl Poly {
         (other.scale(k)? == *self).then_some(k)
     }
 
-    /// Drops a negative constant term: used to round an element count up to a plain expression
-    /// (`n*m - 1` elements needed → allocate `n*m`).
-    pub fn without_negative_constant(&self) -> Poly {
+    /// Drops the negative terms (symbols are sizes, at least 1): rounds an element count up to a
+    /// plain expression (`n*m - m - 1` elements needed → allocate `n*m`).
+    pub fn without_negative_terms(&self) -> Poly {
         let mut out = self.clone();
-        if self.degree() > 0 && self.constant_term() < 0 {
-            out.terms.remove(&Vec::new());
-        }
-        out
+        out.terms.retain(|_, c| *c > 0);
+        if out.is_zero() { self.clone() } else { out }
     }
 }
 
@@ -254,7 +248,9 @@ mod tests {
             .sub(&Poly::constant(1))
             .unwrap();
         assert_eq!(p.to_string(), "m*n - 1");
-        assert_eq!(p.without_negative_constant().to_string(), "m*n");
+        assert_eq!(p.without_negative_terms().to_string(), "m*n");
+        let q = p.sub(&Poly::var("m")).unwrap();
+        assert_eq!(q.without_negative_terms().to_string(), "m*n");
         assert_eq!(Poly::constant(-3).to_string(), "-3");
     }
 

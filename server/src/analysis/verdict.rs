@@ -135,8 +135,9 @@ pub fn classify(f: &LoopFacts) -> Verdict {
         );
     } else if !reductions.is_empty() {
         kind = LoopKind::Reduction;
+        let verb = if reductions.len() > 1 { "are" } else { "is" };
         reason = format!(
-            "{} is accumulated across iterations with an associative operator: partial results can be combined in any order",
+            "{} {verb} accumulated across iterations with an associative operator: partial results can be combined in any order",
             reductions.join(" and ")
         );
     } else if let Some((array, count, sample)) = stencil_reads(&by_array, &nest_vars) {

@@ -1,5 +1,721 @@
 //! Loop analysis with tree-sitter (ARCHITECTURE.md §2). Issue #3.
+//!
+//! `analyze_source` parses a buffer and reports every loop: its shape (counter, bounds, trip count,
+//! accesses), a verdict (parallel or not, which kind, and why), whether it is hot, an estimated GPU
+//! speedup, and — for the outermost parallel loop of a hot nest — an [`OffloadRegion`]. Malformed
+//! input never panics: tree-sitter's partial trees are analysed and loops holding a syntax error are
+//! reported as not analysable.
 
+mod cost;
+mod document;
+mod facts;
+mod outline;
+mod poly;
 pub mod region;
+mod scope;
+mod syntax;
+mod verdict;
 
+use std::collections::HashMap;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use tree_sitter::{Node, Parser, Tree};
+
+pub use cost::Estimate;
+pub use document::Document;
+pub use facts::LoopForm;
 pub use region::{Access, InputSpec, LoopKind, OffloadRegion, RegionParam, WorkEstimate};
+
+use facts::{Extractor, Induction, LoopFacts};
+use syntax::{Macros, end_line_of, for_each_descendant, is_loop, line_of, text};
+
+/// The grammar a file is parsed with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Language {
+    Cpp,
+    Cuda,
+}
+
+impl Language {
+    /// `.cpp/.cc/.cxx/.c++/.h/.hpp/.hh/.hxx` are C++, `.cu/.cuh` are CUDA; anything else is not ours.
+    pub fn from_path(path: &Path) -> Option<Language> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "cpp" | "cc" | "cxx" | "c++" | "cp" | "h" | "hpp" | "hh" | "hxx" | "h++" | "ipp"
+            | "inl" | "c" => Some(Language::Cpp),
+            "cu" | "cuh" => Some(Language::Cuda),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AnalysisError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}: not a C++ or CUDA file (expected .cpp, .cc, .cxx, .h, .hpp, .cu or .cuh)")]
+    UnknownLanguage { path: String },
+}
+
+/// Everything the analysis found in one file.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct FileReport {
+    pub loops: Vec<LoopReport>,
+    /// True when the parser had to recover from syntax errors somewhere in the file.
+    #[serde(default)]
+    pub has_syntax_errors: bool,
+}
+
+impl FileReport {
+    /// The outermost loop whose lines contain `line` (1-based).
+    pub fn loop_at_line(&self, line: usize) -> Option<&LoopReport> {
+        self.loops
+            .iter()
+            .filter(|l| l.line <= line && line <= l.end_line)
+            .min_by_key(|l| l.depth)
+    }
+}
+
+/// One array access: the array and its subscripts as written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccessReport {
+    pub array: String,
+    pub subscripts: Vec<String>,
+    pub read: bool,
+    pub write: bool,
+    pub line: usize,
+}
+
+/// The analysis of one loop.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LoopReport {
+    /// 1-based lines of the loop statement's first and last character.
+    pub line: usize,
+    pub end_line: usize,
+    /// Number of loops around this one.
+    pub depth: usize,
+    pub kind: LoopKind,
+    pub parallel: bool,
+    pub hot: bool,
+    pub reason: String,
+    /// Estimated end-to-end speedup (transfers included) of offloading this nest; `None` for loops
+    /// that are not parallel or whose iteration count is unknown.
+    pub estimated_speedup: Option<f64>,
+    pub region: Option<OffloadRegion>,
+    /// Why there is no region when the loop is parallel and hot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub region_note: Option<String>,
+    pub form: LoopForm,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub induction: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lower: Option<String>,
+    /// Inclusive upper value of the counter.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upper: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trip_count: Option<String>,
+    pub accesses: Vec<AccessReport>,
+    pub scalars_written: Vec<String>,
+    pub calls: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pragma: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<Estimate>,
+}
+
+/// Analyses a buffer. Never panics; a buffer tree-sitter cannot parse at all yields no loops.
+pub fn analyze_source(src: &[u8], lang: Language) -> FileReport {
+    match parse(src, lang, None) {
+        Some(tree) => analyze_tree(&tree, src, &mut HashMap::new()),
+        None => FileReport::default(),
+    }
+}
+
+pub fn analyze_file(path: &Path) -> Result<FileReport, AnalysisError> {
+    let lang = Language::from_path(path).ok_or_else(|| AnalysisError::UnknownLanguage {
+        path: path.display().to_string(),
+    })?;
+    let src = std::fs::read(path).map_err(|source| AnalysisError::Read {
+        path: path.display().to_string(),
+        source,
+    })?;
+    Ok(analyze_source(&src, lang))
+}
+
+pub(crate) fn parse(src: &[u8], lang: Language, old: Option<&Tree>) -> Option<Tree> {
+    let mut parser = Parser::new();
+    parser.set_language(&syntax::parser_language(lang)).ok()?;
+    parser.parse(src, old)
+}
+
+/// Reports of one unit (a top-level function, or a loop outside any function) keyed by what they
+/// depend on: the unit's text, its first line and the file's macros.
+pub(crate) type UnitCache = HashMap<u64, Vec<LoopReport>>;
+
+/// Analyses a parsed tree; units whose key is in `cache` are reused, and `cache` is left holding
+/// exactly the units of this tree.
+pub(crate) fn analyze_tree(tree: &Tree, src: &[u8], cache: &mut UnitCache) -> FileReport {
+    use std::hash::{Hash, Hasher};
+    let root = tree.root_node();
+    let macros = Macros::collect(root, src);
+    let mut macro_hasher = std::collections::hash_map::DefaultHasher::new();
+    let mut defs: Vec<_> = macros.definitions.values().collect();
+    defs.sort();
+    defs.hash(&mut macro_hasher);
+    let macro_key = macro_hasher.finish();
+
+    let mut units: Vec<Node> = Vec::new();
+    for_each_descendant(root, |n| {
+        if n.kind() == "template_declaration" && has_function_child(n) {
+            units.push(n);
+            return false;
+        }
+        if n.kind() == "function_definition" || is_loop(n.kind()) {
+            units.push(n);
+            return false;
+        }
+        true
+    });
+    let mut fresh = UnitCache::new();
+    let mut loops = Vec::new();
+    for unit in units {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        src[unit.byte_range()].hash(&mut h);
+        unit.start_position().row.hash(&mut h);
+        macro_key.hash(&mut h);
+        let key = h.finish();
+        let reports = match cache.remove(&key).or_else(|| fresh.get(&key).cloned()) {
+            Some(r) => r,
+            None => analyze_unit(unit, src, &macros),
+        };
+        loops.extend(reports.iter().cloned());
+        fresh.insert(key, reports);
+    }
+    *cache = fresh;
+    loops.sort_by_key(|l| (l.line, l.depth));
+    FileReport {
+        loops,
+        has_syntax_errors: root.has_error(),
+    }
+}
+
+fn has_function_child(n: Node) -> bool {
+    let mut cursor = n.walk();
+    n.named_children(&mut cursor)
+        .any(|c| c.kind() == "function_definition")
+}
+
+struct LoopInfo<'t> {
+    node: Node<'t>,
+    parent: Option<usize>,
+    depth: usize,
+    facts: LoopFacts,
+    verdict: verdict::Verdict,
+}
+
+fn analyze_unit(unit: Node, src: &[u8], macros: &Macros) -> Vec<LoopReport> {
+    let mut nodes: Vec<Node> = Vec::new();
+    for_each_descendant(unit, |n| {
+        if is_loop(n.kind()) {
+            nodes.push(n);
+        }
+        true
+    });
+    let extractor = Extractor { src, macros };
+    let mut infos: Vec<LoopInfo> = Vec::new();
+    for node in nodes.iter().copied() {
+        let mut parent = None;
+        let mut depth = 0;
+        let mut p = node.parent();
+        while let Some(a) = p {
+            if is_loop(a.kind()) {
+                depth += 1;
+                if parent.is_none() {
+                    parent = nodes.iter().position(|x| *x == a);
+                }
+            }
+            p = a.parent();
+        }
+        let facts = extractor.loop_facts(node);
+        let verdict = if node.has_error() {
+            verdict::Verdict {
+                kind: LoopKind::Sequential,
+                reason: format!(
+                    "the loop contains a syntax error (line {}); fix it to get a verdict",
+                    first_error_line(node).unwrap_or_else(|| line_of(node))
+                ),
+            }
+        } else if in_gpu_function(node, src) {
+            verdict::Verdict {
+                kind: LoopKind::Sequential,
+                reason:
+                    "it already runs on the GPU (inside a `__global__` or `__device__` function)"
+                        .into(),
+            }
+        } else {
+            verdict::classify(&facts)
+        };
+        infos.push(LoopInfo {
+            node,
+            parent,
+            depth,
+            facts,
+            verdict,
+        });
+    }
+    let known = known_values(unit, src, macros);
+    let mut reports = Vec::new();
+    for idx in 0..infos.len() {
+        reports.push(report_for(idx, &infos, src, macros, &known));
+    }
+    reports
+}
+
+fn first_error_line(node: Node) -> Option<usize> {
+    let mut line = None;
+    for_each_descendant(node, |n| {
+        if line.is_some() {
+            return false;
+        }
+        if n.is_error() || n.is_missing() {
+            line = Some(line_of(n));
+            return false;
+        }
+        n.has_error()
+    });
+    line
+}
+
+fn in_gpu_function(node: Node, src: &[u8]) -> bool {
+    let Some(func) = scope::enclosing_function(node) else {
+        return false;
+    };
+    let head_end = func
+        .child_by_field_name("body")
+        .map(|b| b.start_byte())
+        .unwrap_or(func.end_byte());
+    let head = String::from_utf8_lossy(&src[func.start_byte()..head_end]);
+    head.contains("__global__") || head.contains("__device__")
+}
+
+/// Values known without running anything: integer macros and `const` integer locals/globals with a
+/// literal initializer.
+fn known_values(unit: Node, src: &[u8], macros: &Macros) -> HashMap<String, f64> {
+    let mut known: HashMap<String, f64> = macros
+        .values
+        .iter()
+        .map(|(k, v)| (k.clone(), *v as f64))
+        .collect();
+    for_each_descendant(unit, |n| {
+        if n.kind() == "declaration" {
+            let t = text(n, src);
+            if t.trim_start().starts_with("const") || t.contains("constexpr") {
+                let mut cursor = n.walk();
+                let decls: Vec<Node> = n
+                    .children_by_field_name("declarator", &mut cursor)
+                    .collect();
+                for d in decls {
+                    if d.kind() != "init_declarator" {
+                        continue;
+                    }
+                    let (Some(name), Some(value)) = (
+                        d.child_by_field_name("declarator")
+                            .and_then(|x| facts::declarator_name(x, src)),
+                        d.child_by_field_name("value"),
+                    ) else {
+                        continue;
+                    };
+                    if let Some(v) = const_eval(value, src, macros) {
+                        known.insert(name, v as f64);
+                    }
+                }
+            }
+            return false;
+        }
+        true
+    });
+    known
+}
+
+fn const_eval(node: Node, src: &[u8], macros: &Macros) -> Option<i64> {
+    let node = syntax::unparen(node);
+    match node.kind() {
+        "number_literal" => syntax::parse_int_literal(&text(node, src)),
+        "identifier" => macros.values.get(text(node, src).as_ref()).copied(),
+        "binary_expression" => {
+            let l = const_eval(node.child_by_field_name("left")?, src, macros)?;
+            let r = const_eval(node.child_by_field_name("right")?, src, macros)?;
+            match text(node.child_by_field_name("operator")?, src).as_ref() {
+                "+" => l.checked_add(r),
+                "-" => l.checked_sub(r),
+                "*" => l.checked_mul(r),
+                "/" => l.checked_div(r),
+                "<<" if (0..62).contains(&r) => l.checked_mul(1 << r),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The counters of a loop and of all loops nested in it, outermost first.
+fn nest_inductions(idx: usize, infos: &[LoopInfo]) -> Vec<Induction> {
+    let mut out: Vec<Induction> = Vec::new();
+    if let Some(i) = &infos[idx].facts.induction {
+        out.push(i.clone());
+    }
+    for (k, info) in infos.iter().enumerate() {
+        if k != idx && is_descendant(k, idx, infos) {
+            if let Some(i) = &info.facts.induction {
+                if !out.iter().any(|o| o.var == i.var) {
+                    out.push(i.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn is_descendant(k: usize, ancestor: usize, infos: &[LoopInfo]) -> bool {
+    let mut p = infos[k].parent;
+    while let Some(x) = p {
+        if x == ancestor {
+            return true;
+        }
+        p = infos[x].parent;
+    }
+    false
+}
+
+fn children(idx: usize, infos: &[LoopInfo]) -> Vec<usize> {
+    (0..infos.len())
+        .filter(|k| infos[*k].parent == Some(idx))
+        .collect()
+}
+
+/// Iterations of the nest as a polynomial and as readable text (`(n - 2)*(m - 2)`): this loop's
+/// count times its heaviest child's.
+fn nest_iterations(idx: usize, infos: &[LoopInfo]) -> Option<(Poly, String)> {
+    let ind = infos[idx].facts.induction.as_ref()?;
+    if ind.step != 1 {
+        return None;
+    }
+    let mut best: Option<(Poly, String)> = None;
+    for c in children(idx, infos) {
+        let p = nest_iterations(c, infos)?;
+        if best.as_ref().is_none_or(|b| p.0.degree() > b.0.degree()) {
+            best = Some(p);
+        }
+    }
+    let own = ind.span.to_string();
+    match best {
+        Some((b, text)) => {
+            let factor = |t: &str| {
+                if t.contains(' ') {
+                    format!("({t})")
+                } else {
+                    t.to_string()
+                }
+            };
+            Some((
+                ind.span.mul(&b)?,
+                format!("{}*{}", factor(&own), factor(&text)),
+            ))
+        }
+        None => Some((ind.span.clone(), own)),
+    }
+}
+
+/// (iterations, operations) of the nest at the given sizes.
+fn nest_work(idx: usize, infos: &[LoopInfo], values: &HashMap<String, f64>) -> Option<(f64, f64)> {
+    let info = &infos[idx];
+    let trip = info.facts.induction.as_ref()?.trip_value(values)?;
+    let mut iters: f64 = 1.0;
+    let mut ops = info.facts.own_ops;
+    for c in children(idx, infos) {
+        let (ci, co) = nest_work(c, infos, values)?;
+        iters = iters.max(ci);
+        ops += co;
+    }
+    Some((trip * iters, trip * ops))
+}
+
+use poly::Poly;
+
+/// (bytes touched, bytes transferred) for the arrays of a nest.
+fn nest_bytes(
+    info: &LoopInfo,
+    nest: &[Induction],
+    values: &HashMap<String, f64>,
+    iterations: f64,
+    src: &[u8],
+) -> f64 {
+    let decls = scope::enclosing_function(info.node)
+        .map(|f| scope::visible_vars(f, info.node.start_byte(), src))
+        .unwrap_or_default();
+    let mut names: Vec<&str> = info.facts.arrays.iter().map(|r| r.array.as_str()).collect();
+    names.sort();
+    names.dedup();
+    let mut bytes = 0.0;
+    for name in names {
+        let refs: Vec<_> = info
+            .facts
+            .arrays
+            .iter()
+            .filter(|r| r.array == name)
+            .collect();
+        let read = refs.iter().any(|r| r.read);
+        let written = refs.iter().any(|r| r.write.is_some());
+        let elem = decls
+            .iter()
+            .find(|d| d.name == name)
+            .map(|d| d.elem_size())
+            .unwrap_or(4.0);
+        let mut elements: f64 = 1.0;
+        let dims = refs.iter().map(|r| r.subs.len()).max().unwrap_or(1);
+        for dim in 0..dims {
+            let subs: Vec<&Poly> = refs
+                .iter()
+                .filter_map(|r| r.subs.get(dim)?.as_ref())
+                .collect();
+            let all_direct = refs
+                .iter()
+                .all(|r| r.subs.get(dim).is_some_and(Option::is_some));
+            let ext = if all_direct {
+                outline::extent_from_subscripts(subs.into_iter(), nest).and_then(|e| {
+                    let mut v = values.clone();
+                    for s in e.vars() {
+                        v.entry(s).or_insert(cost::OTHER_SYMBOL);
+                    }
+                    e.eval(&v)
+                })
+            } else {
+                None
+            };
+            elements *= ext.unwrap_or(iterations).max(1.0);
+        }
+        let elements = elements.min(iterations.max(1.0) * 8.0);
+        let factor = if read && written { 2.0 } else { 1.0 };
+        bytes += elements * elem * factor;
+    }
+    bytes
+}
+
+fn report_for(
+    idx: usize,
+    infos: &[LoopInfo],
+    src: &[u8],
+    macros: &Macros,
+    known: &HashMap<String, f64>,
+) -> LoopReport {
+    let info = &infos[idx];
+    let f = &info.facts;
+    let kind = info.verdict.kind;
+    let parallel = kind.is_parallel();
+    let line = line_of(info.node);
+    let end_line = end_line_of(info.node);
+    let nest = nest_inductions(idx, infos);
+    let (iter_poly, iter_text) = match nest_iterations(idx, infos) {
+        Some((p, t)) => (Some(p), Some(t)),
+        None => (None, None),
+    };
+
+    // Hot: large (or unknown) iteration count and a body that does something.
+    let mut values = cost::assumed_values(iter_poly.as_ref(), known);
+    let work = nest_work(idx, infos, &values);
+    let constant_iters = iter_poly
+        .as_ref()
+        .filter(|p| p.vars().iter().all(|v| known.contains_key(v)))
+        .and_then(|p| p.eval(known));
+    let in_gpu = in_gpu_function(info.node, src);
+    let mut not_hot = None;
+    if in_gpu {
+        not_hot = Some(String::new());
+    } else if let Some(n) = constant_iters {
+        if n < 64.0 {
+            not_hot = Some(format!(
+                "only {n} iterations in total, not worth a GPU launch"
+            ));
+        }
+    }
+    if not_hot.is_none() && f.trivial {
+        not_hot = Some("its body does no work".into());
+    }
+    let hot = not_hot.is_none();
+
+    let mut reason = info.verdict.reason.clone();
+    let pragma = omp_pragma(info.node, src);
+    if let Some(p) = &pragma {
+        if parallel {
+            reason.push_str(&format!(" (`{p}` agrees)"));
+        } else {
+            reason.push_str(&format!(
+                "; `{p}` claims otherwise, but a pragma is a hint, not a proof"
+            ));
+        }
+    }
+    if let Some(why) = not_hot.as_ref().filter(|w| !w.is_empty()) {
+        reason.push_str(&format!("; not hot: {why}"));
+    }
+
+    let mut estimate = None;
+    let mut work_estimate = None;
+    if parallel {
+        if let Some((iters, ops)) = work {
+            for v in iter_poly.iter().flat_map(|p| p.vars()) {
+                values.entry(v).or_insert(cost::OTHER_SYMBOL);
+            }
+            let bytes = nest_bytes(info, &nest, &values, iters, src);
+            let text = iter_text.clone().unwrap_or_else(|| "?".into());
+            let nw = cost::NestWork {
+                iterations_text: text.clone(),
+                total_iterations: iters,
+                ops,
+                bytes,
+                transfer_bytes: bytes,
+            };
+            estimate = Some(cost::estimate(&nw, kind, &values));
+            work_estimate = Some(WorkEstimate {
+                iterations: text,
+                ops_per_iteration: if iters > 0.0 {
+                    round3(ops / iters)
+                } else {
+                    0.0
+                },
+                bytes_per_iteration: if iters > 0.0 {
+                    round3(bytes / iters)
+                } else {
+                    0.0
+                },
+            });
+        }
+    }
+
+    // The region: for the outermost parallel loop of a hot nest.
+    let parallel_ancestor = {
+        let mut p = info.parent;
+        let mut found = None;
+        while let Some(a) = p {
+            if infos[a].verdict.kind.is_parallel() {
+                found = Some(a);
+            }
+            p = infos[a].parent;
+        }
+        found
+    };
+    let mut region = None;
+    let mut region_note = None;
+    if parallel && hot {
+        if let Some(a) = parallel_ancestor {
+            region_note = Some(format!(
+                "part of the nest at line {}, which is outlined as a whole",
+                line_of(infos[a].node)
+            ));
+        } else if let Some(w) = work_estimate.clone() {
+            let req = outline::OutlineRequest {
+                src,
+                macros,
+                node: info.node,
+                facts: f,
+                nest: &nest,
+                kind,
+                line,
+                end_line,
+                work: w,
+            };
+            match outline::outline(&req) {
+                Ok(r) => region = Some(r),
+                Err(why) => region_note = Some(format!("not outlined: {why}")),
+            }
+        } else {
+            region_note = Some("not outlined: its iteration count is not known".into());
+        }
+    }
+
+    let function =
+        scope::enclosing_function(info.node).and_then(|fun| scope::function_name(fun, src));
+    let ind = f.induction.as_ref();
+    LoopReport {
+        line,
+        end_line,
+        depth: info.depth,
+        kind,
+        parallel,
+        hot,
+        reason,
+        estimated_speedup: estimate.as_ref().map(|e| e.speedup),
+        region,
+        region_note,
+        form: f.form,
+        function,
+        induction: ind.map(|i| i.var.clone()),
+        lower: ind.map(|i| i.lower.to_string()),
+        upper: ind.map(|i| i.upper.to_string()),
+        trip_count: ind.map(Induction::trip_text),
+        accesses: f
+            .arrays
+            .iter()
+            .map(|r| AccessReport {
+                array: r.array.clone(),
+                subscripts: r
+                    .subs
+                    .iter()
+                    .map(|s| {
+                        s.as_ref()
+                            .map(|p| p.to_string())
+                            .unwrap_or_else(|| "?".into())
+                    })
+                    .collect(),
+                read: r.read,
+                write: r.write.is_some(),
+                line: r.line,
+            })
+            .collect(),
+        scalars_written: {
+            let mut s: Vec<String> = f.scalar_writes.iter().map(|w| w.name.clone()).collect();
+            s.dedup();
+            s
+        },
+        calls: {
+            let mut c: Vec<String> = f.calls.iter().map(|(n, _)| n.clone()).collect();
+            c.dedup();
+            c
+        },
+        pragma,
+        estimate,
+    }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// A `#pragma omp ...` line right before the loop.
+fn omp_pragma(node: Node, src: &[u8]) -> Option<String> {
+    let mut prev = node.prev_named_sibling();
+    while let Some(p) = prev {
+        if p.kind() == "comment" {
+            prev = p.prev_named_sibling();
+            continue;
+        }
+        let t = text(p, src);
+        let t = t.trim();
+        if (p.kind() == "preproc_call" || t.starts_with("#pragma")) && t.contains("omp") {
+            return Some(t.split_whitespace().collect::<Vec<_>>().join(" "));
+        }
+        return None;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests;

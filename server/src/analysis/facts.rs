@@ -1,0 +1,1592 @@
+//! What one loop does, read off its syntax tree: counter and bounds, array accesses with their
+//! subscripts, scalars written, calls made, and everything that forces serial execution.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::{Deserialize, Serialize};
+use tree_sitter::Node;
+
+use super::poly::Poly;
+use super::syntax::{Macros, for_each_descendant, line_of, parse_int_literal, text, unparen};
+
+/// Expressions nested deeper than this are not analysed (the loop is then called sequential):
+/// generated or hostile input must not overflow the stack.
+const MAX_EXPR_DEPTH: usize = 256;
+
+/// Math functions that read only their arguments and write nothing.
+pub const PURE_FUNCTIONS: &[&str] = &[
+    "sqrt", "sqrtf", "cbrt", "cbrtf", "fabs", "fabsf", "abs", "labs", "exp", "expf", "exp2",
+    "exp2f", "expm1", "log", "logf", "log2", "log2f", "log10", "log10f", "log1p", "pow", "powf",
+    "sin", "sinf", "cos", "cosf", "tan", "tanf", "asin", "acos", "atan", "atan2", "atan2f", "sinh",
+    "cosh", "tanh", "tanhf", "erf", "erff", "erfc", "hypot", "hypotf", "fmin", "fminf", "fmax",
+    "fmaxf", "min", "max", "floor", "floorf", "ceil", "ceilf", "round", "roundf", "trunc",
+    "truncf", "fma", "fmaf", "fmod", "fmodf", "copysign", "rsqrt", "rsqrtf", "isnan", "isinf",
+    "isfinite", "signbit", "clamp",
+];
+
+/// Calls that do input or output.
+const IO_FUNCTIONS: &[&str] = &[
+    "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "putc", "scanf", "fscanf", "fgets",
+    "getchar", "fread", "fwrite", "fopen", "fclose", "fflush", "perror", "write", "read", "print",
+    "println",
+];
+
+const STREAMS: &[&str] = &[
+    "cout",
+    "cerr",
+    "clog",
+    "cin",
+    "std::cout",
+    "std::cerr",
+    "std::clog",
+    "std::cin",
+];
+
+/// Methods of standard containers that only read them.
+const PURE_METHODS: &[&str] = &["size", "data", "length", "empty"];
+
+pub fn is_pure_function(name: &str, macros: &Macros) -> bool {
+    let base = name.strip_prefix("std::").unwrap_or(name);
+    let base = base.strip_prefix("::").unwrap_or(base);
+    PURE_FUNCTIONS.contains(&base) || macros.pure_functions.iter().any(|m| m == name)
+}
+
+fn is_io_function(name: &str) -> bool {
+    let base = name.rsplit("::").next().unwrap_or(name);
+    IO_FUNCTIONS.contains(&base)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoopForm {
+    For,
+    RangeFor,
+    While,
+    Do,
+}
+
+/// The loop counter of a counted loop.
+#[derive(Debug, Clone)]
+pub struct Induction {
+    pub var: String,
+    /// Smallest and largest value the counter takes (inclusive).
+    pub lower: Poly,
+    pub upper: Poly,
+    pub step: i64,
+    /// Number of iterations before dividing by the step: `upper - lower + 1`.
+    pub span: Poly,
+}
+
+impl Induction {
+    pub fn trip_text(&self) -> String {
+        if self.step == 1 {
+            self.span.to_string()
+        } else {
+            format!("({} + {}) / {}", self.span, self.step - 1, self.step)
+        }
+    }
+
+    pub fn trip_value(&self, values: &HashMap<String, f64>) -> Option<f64> {
+        let span = self.span.eval(values)?;
+        Some((span / self.step as f64).ceil().max(0.0))
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WriteKind {
+    Assign,
+    /// Updated with an associative operator (`+=`, `++`, `= x op x`, `= max(x, ..)`).
+    Accumulate(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct ArrayRef {
+    pub array: String,
+    /// One entry per `[]`; `None` when the subscript is not a polynomial of known variables.
+    pub subs: Vec<Option<Poly>>,
+    pub text: String,
+    /// Arrays whose elements are used directly as a subscript (`idx` in `a[idx[i]]`).
+    pub index_arrays: Vec<String>,
+    pub write: Option<WriteKind>,
+    pub read: bool,
+    pub line: usize,
+    /// For `a[s] = a[t] op x`: the operator and `t`, the shape of a scan.
+    pub scan_operand: Option<(String, Vec<Option<Poly>>)>,
+    /// For a read: the byte offset of the write it is the operand of, to recognise scans.
+    pub operand_of_write: Option<usize>,
+}
+
+#[derive(Debug, Clone)]
+pub struct ScalarWrite {
+    pub name: String,
+    pub accumulate: Option<String>,
+    pub pointer_chase: bool,
+    pub line: usize,
+    pub text: String,
+    /// Where the write takes effect (the end of its assignment), to order it against reads.
+    pub byte: usize,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Hazard {
+    pub what: String,
+    pub line: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct LoopFacts {
+    pub form: LoopForm,
+    pub induction: Option<Induction>,
+    /// Why a `for` loop has no usable counter.
+    pub induction_problem: Option<String>,
+    pub inner_inductions: Vec<String>,
+    pub locals: HashSet<String>,
+    pub arrays: Vec<ArrayRef>,
+    pub scalar_writes: Vec<ScalarWrite>,
+    /// (name, line, byte offset) of reads that are not part of an accumulation.
+    pub scalar_reads: Vec<(String, usize, usize)>,
+    pub calls: Vec<(String, usize)>,
+    pub unknown_calls: Vec<(String, usize)>,
+    pub io: Option<Hazard>,
+    pub alloc: Option<Hazard>,
+    pub exit: Option<Hazard>,
+    pub opaque_write: Option<Hazard>,
+    /// Reads through a local pointer or reference, which may see another iteration's writes.
+    pub alias_read: Option<Hazard>,
+    pub condition: Option<String>,
+    pub condition_vars: Vec<String>,
+    /// Arithmetic operations in the body outside nested loops.
+    pub own_ops: f64,
+    pub trivial: bool,
+    pub too_complex: bool,
+    /// For range-for loops: (element variable, container).
+    pub range_elem: Option<(String, String)>,
+    /// Method calls `v.size()` / `v.data()` on arrays (the outliner rewrites them).
+    pub method_calls: Vec<(String, String, usize, usize)>,
+}
+
+/// The names a loop body reads or writes, collected before the main pass so that a subscript using
+/// a variable written later in the body is not mistaken for a loop invariant.
+struct Prepass {
+    written: HashSet<String>,
+    locals: HashSet<String>,
+    inner_inductions: Vec<String>,
+    shapes: HashMap<String, Shape>,
+}
+
+/// How a local declared inside the loop holds its value: private storage, or an alias of memory
+/// other iterations may share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    Value,
+    /// A local array or container: private to the iteration.
+    Storage,
+    Pointer,
+    Reference,
+    /// `auto x = ...`: may be a pointer.
+    Auto,
+}
+
+fn declarator_shape(mut d: Node) -> Shape {
+    for _ in 0..32 {
+        match d.kind() {
+            "init_declarator" => match d.child_by_field_name("declarator") {
+                Some(x) => d = x,
+                None => break,
+            },
+            "pointer_declarator" => return Shape::Pointer,
+            "reference_declarator" => return Shape::Reference,
+            "array_declarator" => return Shape::Storage,
+            _ => break,
+        }
+    }
+    Shape::Value
+}
+
+pub struct Extractor<'a> {
+    pub src: &'a [u8],
+    pub macros: &'a Macros,
+}
+
+impl<'a> Extractor<'a> {
+    pub fn loop_facts(&self, node: Node) -> LoopFacts {
+        let form = match node.kind() {
+            "for_range_loop" => LoopForm::RangeFor,
+            "while_statement" => LoopForm::While,
+            "do_statement" => LoopForm::Do,
+            _ => LoopForm::For,
+        };
+        let pre = self.prepass(node);
+        let mut c = Collector {
+            shapes: pre.shapes,
+            src: self.src,
+            macros: self.macros,
+            own_induction: None,
+            inductions: pre.inner_inductions.iter().cloned().collect(),
+            written: pre.written,
+            locals: pre.locals,
+            local_defs: HashMap::new(),
+            range_elem: None,
+            facts: LoopFacts {
+                form,
+                induction: None,
+                induction_problem: None,
+                inner_inductions: pre.inner_inductions,
+                locals: HashSet::new(),
+                arrays: Vec::new(),
+                scalar_writes: Vec::new(),
+                scalar_reads: Vec::new(),
+                calls: Vec::new(),
+                unknown_calls: Vec::new(),
+                io: None,
+                alloc: None,
+                exit: None,
+                opaque_write: None,
+                alias_read: None,
+                condition: None,
+                condition_vars: Vec::new(),
+                own_ops: 0.0,
+                trivial: true,
+                too_complex: false,
+                range_elem: None,
+                method_calls: Vec::new(),
+            },
+            loop_nesting: 0,
+            switch_nesting: 0,
+            write_context: None,
+        };
+        let own = match form {
+            LoopForm::For => header_counter(node, self.src),
+            LoopForm::RangeFor => node
+                .child_by_field_name("declarator")
+                .and_then(|d| declarator_name(d, self.src)),
+            _ => None,
+        };
+        if let Some(own) = own {
+            c.inductions.insert(own);
+        }
+        c.collect_local_defs(node);
+        let body = node.child_by_field_name("body");
+        match form {
+            LoopForm::For => {
+                match c.induction_of(node) {
+                    Ok(ind) => {
+                        c.own_induction = Some(ind.var.clone());
+                        c.inductions.insert(ind.var.clone());
+                        c.facts.induction = Some(ind);
+                    }
+                    Err(why) => {
+                        c.facts.induction_problem = Some(why);
+                        for field in ["initializer", "update"] {
+                            if let Some(n) = node.child_by_field_name(field) {
+                                c.visit(n, 0);
+                            }
+                        }
+                    }
+                }
+                if let Some(cond) = node.child_by_field_name("condition") {
+                    c.facts.condition = Some(text(cond, self.src).to_string());
+                    c.visit(cond, 0);
+                }
+            }
+            LoopForm::RangeFor => {
+                let elem = node
+                    .child_by_field_name("declarator")
+                    .and_then(|d| declarator_name(d, self.src));
+                let container = node.child_by_field_name("right");
+                match (elem, container) {
+                    (Some(elem), Some(container)) if unparen(container).kind() == "identifier" => {
+                        let cont = text(container, self.src).to_string();
+                        c.locals.remove(&elem);
+                        c.inductions.insert(elem.clone());
+                        c.own_induction = Some(elem.clone());
+                        c.range_elem = Some((elem.clone(), cont.clone()));
+                        c.facts.range_elem = Some((elem.clone(), cont.clone()));
+                        let size = Poly::var(&format!("{cont}.size()"));
+                        c.facts.induction = Some(Induction {
+                            var: elem,
+                            lower: Poly::constant(0),
+                            upper: size.sub(&Poly::constant(1)).unwrap_or_default(),
+                            step: 1,
+                            span: size,
+                        });
+                    }
+                    _ => {
+                        c.facts.induction_problem = Some(
+                            "the range it iterates over is not a plain array or container".into(),
+                        );
+                        if let Some(container) = container {
+                            c.visit(container, 0);
+                        }
+                    }
+                }
+            }
+            LoopForm::While | LoopForm::Do => {
+                if let Some(cond) = node.child_by_field_name("condition") {
+                    let cond_text = text(cond, self.src).to_string();
+                    let cond_text = cond_text
+                        .trim()
+                        .trim_start_matches('(')
+                        .trim_end_matches(')')
+                        .trim()
+                        .to_string();
+                    c.facts.condition = Some(cond_text);
+                    let mut vars = Vec::new();
+                    for_each_descendant(cond, |n| {
+                        if n.kind() == "identifier" {
+                            vars.push(text(n, self.src).to_string());
+                        }
+                        true
+                    });
+                    c.facts.condition_vars = vars;
+                    c.visit(cond, 0);
+                }
+            }
+        }
+        if let Some(body) = body {
+            c.visit(body, 0);
+            c.facts.own_ops = count_ops(body, self.src, self.macros);
+        }
+        c.facts.locals = c.locals;
+        c.facts
+    }
+
+    fn prepass(&self, node: Node) -> Prepass {
+        let mut p = Prepass {
+            written: HashSet::new(),
+            locals: HashSet::new(),
+            inner_inductions: Vec::new(),
+            shapes: HashMap::new(),
+        };
+        let src = self.src;
+        for_each_descendant(node, |n| {
+            match n.kind() {
+                "assignment_expression" => {
+                    if let Some(l) = n.child_by_field_name("left") {
+                        if let Some(name) = written_root(l, src) {
+                            p.written.insert(name);
+                        }
+                    }
+                }
+                "update_expression" => {
+                    if let Some(a) = n.child_by_field_name("argument") {
+                        if let Some(name) = written_root(a, src) {
+                            p.written.insert(name);
+                        }
+                    }
+                }
+                "declaration" => {
+                    let ty = n
+                        .child_by_field_name("type")
+                        .map(|t| text(t, src).to_string())
+                        .unwrap_or_default();
+                    let container = ty.contains("vector") || ty.contains("array<");
+                    let mut cursor = n.walk();
+                    let decls: Vec<Node> = n
+                        .children_by_field_name("declarator", &mut cursor)
+                        .collect();
+                    for d in decls {
+                        let Some(name) = declarator_name(d, src) else {
+                            continue;
+                        };
+                        let shape = match declarator_shape(d) {
+                            Shape::Value if container => Shape::Storage,
+                            Shape::Value if ty.trim() == "auto" => Shape::Auto,
+                            other => other,
+                        };
+                        p.shapes.insert(name.clone(), shape);
+                        p.locals.insert(name);
+                    }
+                }
+                "for_range_loop" => {
+                    if let Some(d) = n.child_by_field_name("declarator") {
+                        if let Some(name) = declarator_name(d, src) {
+                            p.locals.insert(name);
+                        }
+                    }
+                }
+                "parameter_declaration" => {
+                    // Lambda parameters inside the loop are private to the lambda.
+                    if let Some(d) = n.child_by_field_name("declarator") {
+                        if let Some(name) = declarator_name(d, src) {
+                            p.locals.insert(name);
+                        }
+                    }
+                }
+                _ => {}
+            }
+            if n != node && n.kind() == "for_statement" {
+                if let Some(name) = header_counter(n, src) {
+                    p.inner_inductions.push(name);
+                }
+            }
+            true
+        });
+        p
+    }
+}
+
+/// The counter a `for` header assigns in its initializer, if any.
+fn header_counter(node: Node, src: &[u8]) -> Option<String> {
+    let init = node.child_by_field_name("initializer")?;
+    match init.kind() {
+        "declaration" => declared_names(init, src).into_iter().next(),
+        "assignment_expression" => {
+            let left = unparen(init.child_by_field_name("left")?);
+            (left.kind() == "identifier").then(|| text(left, src).to_string())
+        }
+        _ => None,
+    }
+}
+
+/// Names declared by a declaration node (`int a = 0, *b;` → a, b).
+pub fn declared_names(decl: Node, src: &[u8]) -> Vec<String> {
+    let mut cursor = decl.walk();
+    decl.children_by_field_name("declarator", &mut cursor)
+        .filter_map(|d| declarator_name(d, src))
+        .collect()
+}
+
+/// The identifier inside a (possibly pointer/reference/array/init) declarator.
+pub fn declarator_name(mut d: Node, src: &[u8]) -> Option<String> {
+    for _ in 0..64 {
+        match d.kind() {
+            "identifier" | "field_identifier" => return Some(text(d, src).to_string()),
+            "init_declarator"
+            | "pointer_declarator"
+            | "array_declarator"
+            | "function_declarator"
+            | "parenthesized_declarator" => {
+                d = d
+                    .child_by_field_name("declarator")
+                    .or_else(|| d.named_child(0))?;
+            }
+            "reference_declarator" => {
+                d = d.named_child(0)?;
+            }
+            "structured_binding_declarator" => return None,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The variable an lvalue ultimately writes to (`a` for `a[i].x`, `p` for `*p`).
+fn written_root(node: Node, src: &[u8]) -> Option<String> {
+    let node = unparen(node);
+    match node.kind() {
+        "identifier" => Some(text(node, src).to_string()),
+        "subscript_expression" | "field_expression" => {
+            written_root(node.child_by_field_name("argument")?, src)
+        }
+        "pointer_expression" => written_root(node.child_by_field_name("argument")?, src),
+        _ => None,
+    }
+}
+
+struct Collector<'a> {
+    shapes: HashMap<String, Shape>,
+    src: &'a [u8],
+    macros: &'a Macros,
+    own_induction: Option<String>,
+    inductions: HashSet<String>,
+    written: HashSet<String>,
+    locals: HashSet<String>,
+    local_defs: HashMap<String, Option<Poly>>,
+    range_elem: Option<(String, String)>,
+    facts: LoopFacts,
+    loop_nesting: usize,
+    switch_nesting: usize,
+    /// Byte offset of the array write whose right-hand side is being visited.
+    write_context: Option<usize>,
+}
+
+impl Collector<'_> {
+    fn t(&self, node: Node) -> String {
+        text(node, self.src).to_string()
+    }
+
+    /// Variables declared in the body with an affine initializer and never reassigned can be
+    /// substituted into subscripts (`int row = i * m; a[row + j]`).
+    fn collect_local_defs(&mut self, node: Node) {
+        let mut decls = Vec::new();
+        for_each_descendant(node, |n| {
+            if n.kind() == "init_declarator" {
+                decls.push(n);
+            }
+            true
+        });
+        for d in decls {
+            let Some(name) = d
+                .child_by_field_name("declarator")
+                .and_then(|x| declarator_name(x, self.src))
+            else {
+                continue;
+            };
+            if self.inductions.contains(&name) {
+                continue;
+            }
+            let def = if self.written.contains(&name) {
+                None
+            } else {
+                d.child_by_field_name("value").and_then(|v| self.poly(v))
+            };
+            self.local_defs.insert(name, def);
+        }
+    }
+
+    fn sym(&self, name: &str) -> Option<Poly> {
+        if self.inductions.contains(name) {
+            return Some(Poly::var(name));
+        }
+        if let Some(def) = self.local_defs.get(name) {
+            return def.clone();
+        }
+        if self.locals.contains(name) || self.written.contains(name) {
+            return None;
+        }
+        if let Some(v) = self.macros.values.get(name) {
+            return Some(Poly::constant(*v));
+        }
+        Some(Poly::var(name))
+    }
+
+    /// An expression as a polynomial of loop counters and loop invariants.
+    fn poly(&self, node: Node) -> Option<Poly> {
+        self.poly_at(node, 0, false)
+    }
+
+    fn poly_at(&self, node: Node, depth: usize, opaque_ok: bool) -> Option<Poly> {
+        if depth > MAX_EXPR_DEPTH {
+            return None;
+        }
+        let node = unparen(node);
+        match node.kind() {
+            "number_literal" => parse_int_literal(&self.t(node)).map(Poly::constant),
+            "identifier" => self.sym(&self.t(node)),
+            "binary_expression" => {
+                let l = self.poly_at(node.child_by_field_name("left")?, depth + 1, opaque_ok)?;
+                let r = self.poly_at(node.child_by_field_name("right")?, depth + 1, opaque_ok)?;
+                match self.t(node.child_by_field_name("operator")?).as_str() {
+                    "+" => l.add(&r),
+                    "-" => l.sub(&r),
+                    "*" => l.mul(&r),
+                    "<<" => {
+                        let k = r.as_constant()?;
+                        (0..=40).contains(&k).then(|| l.scale(1 << k)).flatten()
+                    }
+                    _ => None,
+                }
+            }
+            "unary_expression" => {
+                let arg =
+                    self.poly_at(node.child_by_field_name("argument")?, depth + 1, opaque_ok)?;
+                match self.t(node.child_by_field_name("operator")?).as_str() {
+                    "-" => arg.scale(-1),
+                    "+" => Some(arg),
+                    _ => None,
+                }
+            }
+            "cast_expression" => {
+                let ty = self.t(node.child_by_field_name("type")?);
+                if is_integer_type(&ty) {
+                    self.poly_at(node.child_by_field_name("value")?, depth + 1, opaque_ok)
+                } else {
+                    None
+                }
+            }
+            "call_expression" | "field_expression" if opaque_ok => {
+                // `v.size()` in a bound: a loop-invariant symbol when `v` is not written.
+                let t: String = self.t(node).split_whitespace().collect();
+                let root = t.split(['.', '-', '(']).next().unwrap_or("");
+                let is_size = t.ends_with(".size()") || t.ends_with(".length()");
+                (is_size && !self.written.contains(root)).then(|| Poly::var(&t))
+            }
+            _ => None,
+        }
+    }
+
+    fn induction_of(&self, node: Node) -> Result<Induction, String> {
+        let init = node
+            .child_by_field_name("initializer")
+            .ok_or("it has no counter initialisation")?;
+        let (var, start) = match init.kind() {
+            "declaration" => {
+                let d = init.child_by_field_name("declarator").ok_or("no counter")?;
+                if d.kind() != "init_declarator" {
+                    return Err("its counter has no start value".into());
+                }
+                let name = declarator_name(d, self.src).ok_or("no counter")?;
+                let value = d.child_by_field_name("value").ok_or("no start value")?;
+                (name, value)
+            }
+            "assignment_expression" => {
+                let left = unparen(init.child_by_field_name("left").ok_or("no counter")?);
+                if left.kind() != "identifier" {
+                    return Err("its counter is not a plain variable".into());
+                }
+                (
+                    self.t(left),
+                    init.child_by_field_name("right").ok_or("no start")?,
+                )
+            }
+            _ => return Err("it has no recognisable counter".into()),
+        };
+        if let Some(update) = node.child_by_field_name("update") {
+            if let Some(chase) = self.pointer_chase_in(update) {
+                return Err(chase);
+            }
+        }
+        let start = self
+            .poly_at(start, 0, true)
+            .ok_or_else(|| format!("the start value of `{var}` is not a simple expression"))?;
+        let cond = unparen(
+            node.child_by_field_name("condition")
+                .ok_or("it has no exit condition")?,
+        );
+        if cond.kind() != "binary_expression" {
+            return Err(format!(
+                "its exit condition `{}` is not a comparison of `{var}`",
+                self.t(cond)
+            ));
+        }
+        let (Some(cl), Some(cop), Some(cr)) = (
+            cond.child_by_field_name("left"),
+            cond.child_by_field_name("operator"),
+            cond.child_by_field_name("right"),
+        ) else {
+            return Err("its exit condition is incomplete".into());
+        };
+        let mut op = self.t(cop);
+        let (bound_node, counter_left) = if self.t(unparen(cl)) == var {
+            (cr, true)
+        } else if self.t(unparen(cr)) == var {
+            (cl, false)
+        } else {
+            return Err(format!(
+                "its exit condition `{}` does not test `{var}`",
+                self.t(cond)
+            ));
+        };
+        if !counter_left {
+            op = match op.as_str() {
+                "<" => ">",
+                ">" => "<",
+                "<=" => ">=",
+                ">=" => "<=",
+                other => other,
+            }
+            .to_string();
+        }
+        let bound = self.poly_at(bound_node, 0, true).ok_or_else(|| {
+            format!(
+                "its bound `{}` changes inside the loop or is not a simple expression",
+                self.t(bound_node)
+            )
+        })?;
+        let update = node
+            .child_by_field_name("update")
+            .ok_or("it has no counter update")?;
+        let step = self.step_of(update, &var).ok_or_else(|| {
+            format!(
+                "its update `{}` is not a constant step of `{var}`",
+                self.t(update)
+            )
+        })?;
+        let one = Poly::constant(1);
+        let (lower, upper) = match (op.as_str(), step > 0) {
+            ("<", true) | ("!=", true) => (start, bound.sub(&one).ok_or("overflow")?),
+            ("<=", true) => (start, bound),
+            (">", false) | ("!=", false) => (bound.add(&one).ok_or("overflow")?, start),
+            (">=", false) => (bound, start),
+            _ => {
+                return Err(format!(
+                    "its condition `{}` does not match the direction of its step",
+                    self.t(cond)
+                ));
+            }
+        };
+        let span = upper
+            .sub(&lower)
+            .and_then(|d| d.add(&one))
+            .ok_or("overflow")?;
+        Ok(Induction {
+            var,
+            lower,
+            upper,
+            step: step.abs(),
+            span,
+        })
+    }
+
+    fn step_of(&self, update: Node, var: &str) -> Option<i64> {
+        let update = unparen(update);
+        match update.kind() {
+            "update_expression" => {
+                if self.t(unparen(update.child_by_field_name("argument")?)) != var {
+                    return None;
+                }
+                match self.t(update.child_by_field_name("operator")?).as_str() {
+                    "++" => Some(1),
+                    "--" => Some(-1),
+                    _ => None,
+                }
+            }
+            "assignment_expression" => {
+                if self.t(unparen(update.child_by_field_name("left")?)) != var {
+                    return None;
+                }
+                let right = update.child_by_field_name("right")?;
+                match self.t(update.child_by_field_name("operator")?).as_str() {
+                    "+=" => self.poly(right)?.as_constant(),
+                    "-=" => self.poly(right)?.as_constant().map(|c| -c),
+                    "=" => {
+                        let p = self.poly(right)?.sub(&Poly::var(var))?;
+                        p.as_constant()
+                    }
+                    _ => None,
+                }
+                .filter(|s| *s != 0)
+            }
+            _ => None,
+        }
+    }
+
+    fn pointer_chase_in(&self, node: Node) -> Option<String> {
+        let node = unparen(node);
+        if node.kind() != "assignment_expression" {
+            return None;
+        }
+        let left = unparen(node.child_by_field_name("left")?);
+        let right = unparen(node.child_by_field_name("right")?);
+        if left.kind() == "identifier" && right.kind() == "field_expression" {
+            let base = unparen(right.child_by_field_name("argument")?);
+            if self.t(base) == self.t(left) {
+                return Some(format!(
+                    "pointer chasing: `{}` needs the node the previous iteration reached",
+                    self.t(node)
+                ));
+            }
+        }
+        None
+    }
+
+    fn visit(&mut self, node: Node, depth: usize) {
+        if depth > MAX_EXPR_DEPTH {
+            self.facts.too_complex = true;
+            return;
+        }
+        match node.kind() {
+            "assignment_expression" => self.assignment(node, depth),
+            "update_expression" => {
+                self.facts.trivial = false;
+                if let Some(arg) = node.child_by_field_name("argument") {
+                    self.write_target(arg, WriteKind::Accumulate("+".into()), None, depth);
+                }
+            }
+            "subscript_expression" => self.array_ref(node, None, None, depth),
+            "identifier" => self.scalar_read(node),
+            "call_expression" => self.call(node, depth),
+            "field_expression" => {
+                if let Some(arg) = node.child_by_field_name("argument") {
+                    self.visit(arg, depth + 1);
+                }
+            }
+            "declaration" => {
+                let mut cursor = node.walk();
+                let decls: Vec<Node> = node
+                    .children_by_field_name("declarator", &mut cursor)
+                    .collect();
+                for d in decls {
+                    if let Some(v) = d.child_by_field_name("value") {
+                        self.visit(v, depth + 1);
+                    }
+                    if d.kind() == "array_declarator" {
+                        if let Some(s) = d.child_by_field_name("size") {
+                            self.visit(s, depth + 1);
+                        }
+                    }
+                }
+            }
+            "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
+                self.loop_nesting += 1;
+                self.visit_children(node, depth);
+                self.loop_nesting -= 1;
+            }
+            "switch_statement" => {
+                self.switch_nesting += 1;
+                self.visit_children(node, depth);
+                self.switch_nesting -= 1;
+            }
+            "break_statement" if self.loop_nesting == 0 && self.switch_nesting == 0 => {
+                self.hazard_exit(node, "`break`");
+            }
+            "return_statement" => self.hazard_exit(node, "`return`"),
+            "goto_statement" => self.hazard_exit(node, "`goto`"),
+            "throw_statement" | "throw_expression" => self.hazard_exit(node, "`throw`"),
+            "new_expression" | "delete_expression" => {
+                let what = if node.kind() == "new_expression" {
+                    "`new`"
+                } else {
+                    "`delete`"
+                };
+                self.facts.alloc.get_or_insert(Hazard {
+                    what: what.into(),
+                    line: line_of(node),
+                });
+                self.visit_children(node, depth);
+            }
+            "binary_expression" => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| self.t(o))
+                    .unwrap_or_default();
+                if (op == "<<" || op == ">>") && self.is_stream_chain(node) {
+                    self.facts.trivial = false;
+                    self.facts.io.get_or_insert(Hazard {
+                        what: "stream output".into(),
+                        line: line_of(node),
+                    });
+                }
+                self.visit_children(node, depth);
+            }
+            "pointer_expression" => {
+                let is_deref = node
+                    .child_by_field_name("operator")
+                    .is_some_and(|o| text(o, self.src) == "*");
+                if is_deref {
+                    self.deref(node, None, depth);
+                } else {
+                    self.visit_children(node, depth);
+                }
+            }
+            "lambda_expression" => {
+                if let Some(body) = node.child_by_field_name("body") {
+                    self.visit(body, depth + 1);
+                }
+            }
+            "qualified_identifier"
+            | "field_identifier"
+            | "type_identifier"
+            | "primitive_type"
+            | "namespace_identifier"
+            | "number_literal"
+            | "string_literal"
+            | "char_literal"
+            | "comment"
+            | "raw_string_literal"
+            | "concatenated_string" => {}
+            "asm_statement" | "gnu_asm_expression" => {
+                self.facts.opaque_write.get_or_insert(Hazard {
+                    what: "inline assembly".into(),
+                    line: line_of(node),
+                });
+            }
+            _ => self.visit_children(node, depth),
+        }
+    }
+
+    fn visit_children(&mut self, node: Node, depth: usize) {
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node.named_children(&mut cursor).collect();
+        for child in children {
+            self.visit(child, depth + 1);
+        }
+    }
+
+    fn hazard_exit(&mut self, node: Node, what: &str) {
+        self.facts.trivial = false;
+        self.facts.exit.get_or_insert(Hazard {
+            what: what.into(),
+            line: line_of(node),
+        });
+    }
+
+    fn is_stream_chain(&self, node: Node) -> bool {
+        let mut n = unparen(node);
+        for _ in 0..MAX_EXPR_DEPTH {
+            if n.kind() == "binary_expression" {
+                match n.child_by_field_name("left") {
+                    Some(l) => n = unparen(l),
+                    None => return false,
+                }
+            } else {
+                return STREAMS.contains(&self.t(n).as_str());
+            }
+        }
+        false
+    }
+
+    fn assignment(&mut self, node: Node, depth: usize) {
+        self.facts.trivial = false;
+        let (Some(left), Some(op), Some(right)) = (
+            node.child_by_field_name("left"),
+            node.child_by_field_name("operator"),
+            node.child_by_field_name("right"),
+        ) else {
+            self.visit_children(node, depth);
+            return;
+        };
+        let left = unparen(left);
+        let op = self.t(op);
+        match op.as_str() {
+            "=" => {
+                if left.kind() == "identifier" {
+                    let name = self.t(left);
+                    if let Some((red, other)) = self.self_update(&name, right) {
+                        let r = unparen(right);
+                        if r.kind() == "call_expression" {
+                            if let Some(f) = r.child_by_field_name("function") {
+                                self.facts.calls.push((self.t(f), line_of(r)));
+                            }
+                        }
+                        self.write_target(left, WriteKind::Accumulate(red), None, depth);
+                        self.visit(other, depth + 1);
+                        return;
+                    }
+                    if self.pointer_chase_in(node).is_some() {
+                        self.scalar_write(&name, None, true, node);
+                        return;
+                    }
+                } else if left.kind() == "subscript_expression" {
+                    if let Some((red, operand, same)) = self.array_self_operand(left, right) {
+                        if same {
+                            self.write_target(left, WriteKind::Accumulate(red), None, depth);
+                            self.visit_except(right, operand, depth);
+                        } else {
+                            let subs = self.subscripts(operand);
+                            self.write_target(left, WriteKind::Assign, Some((red, subs)), depth);
+                            let saved = self.write_context.replace(left.start_byte());
+                            self.visit(right, depth + 1);
+                            self.write_context = saved;
+                        }
+                        return;
+                    }
+                }
+                self.write_target(left, WriteKind::Assign, None, depth);
+                self.visit(right, depth + 1);
+            }
+            "+=" | "-=" | "*=" | "|=" | "&=" | "^=" => {
+                let red = if op == "-=" {
+                    "+"
+                } else {
+                    op.trim_end_matches('=')
+                };
+                let op_text = red.to_string();
+                if left.kind() == "subscript_expression" {
+                    if let Some((_, operand, false)) = self.array_self_operand(left, right) {
+                        // `a[i] += a[i-1]`: an in-place scan.
+                        let subs = self.subscripts(operand);
+                        self.write_target(
+                            left,
+                            WriteKind::Accumulate(op_text),
+                            Some((red.into(), subs)),
+                            depth,
+                        );
+                        let saved = self.write_context.replace(left.start_byte());
+                        self.visit(right, depth + 1);
+                        self.write_context = saved;
+                        return;
+                    }
+                }
+                self.write_target(left, WriteKind::Accumulate(op_text), None, depth);
+                self.visit(right, depth + 1);
+            }
+            _ => {
+                // `/=`, `%=`, shifts: not associative, the old value is read.
+                self.write_target(left, WriteKind::Assign, None, depth);
+                if left.kind() == "identifier" {
+                    self.scalar_read(left);
+                } else if left.kind() == "subscript_expression" {
+                    self.array_ref(left, None, None, depth);
+                }
+                self.visit(right, depth + 1);
+            }
+        }
+    }
+
+    /// Visits `node` but not its descendant `skip` (the operand already accounted for).
+    fn visit_except(&mut self, node: Node, skip: Node, depth: usize) {
+        if node == skip {
+            return;
+        }
+        if node.byte_range().contains(&skip.start_byte()) && node.kind() != "subscript_expression" {
+            let mut cursor = node.walk();
+            let children: Vec<Node> = node.named_children(&mut cursor).collect();
+            for child in children {
+                self.visit_except(child, skip, depth + 1);
+            }
+        } else {
+            self.visit(node, depth + 1);
+        }
+    }
+
+    /// For `s = s op e` / `s = e op s` / `s = max(s, e)`: the operator and `e`.
+    fn self_update<'t>(&self, name: &str, right: Node<'t>) -> Option<(String, Node<'t>)> {
+        let r = unparen(right);
+        match r.kind() {
+            "binary_expression" => {
+                let op = self.t(r.child_by_field_name("operator")?);
+                let l = r.child_by_field_name("left")?;
+                let rr = r.child_by_field_name("right")?;
+                let assoc = matches!(op.as_str(), "+" | "*" | "&" | "|" | "^" | "&&" | "||");
+                if self.t(unparen(l)) == name && !self.mentions(rr, name) && (assoc || op == "-") {
+                    let red = if op == "-" { "+".to_string() } else { op };
+                    return Some((red, rr));
+                }
+                if assoc && self.t(unparen(rr)) == name && !self.mentions(l, name) {
+                    return Some((op, l));
+                }
+                None
+            }
+            "call_expression" => {
+                let f = self.t(r.child_by_field_name("function")?);
+                let base = f.trim_start_matches("std::");
+                let red = match base {
+                    "max" | "fmax" | "fmaxf" => "max",
+                    "min" | "fmin" | "fminf" => "min",
+                    _ => return None,
+                };
+                let args = r.child_by_field_name("arguments")?;
+                let mut cursor = args.walk();
+                let list: Vec<Node> = args.named_children(&mut cursor).collect();
+                if list.len() != 2 {
+                    return None;
+                }
+                let (a, b) = (list[0], list[1]);
+                if self.t(unparen(a)) == name && !self.mentions(b, name) {
+                    Some((red.into(), b))
+                } else if self.t(unparen(b)) == name && !self.mentions(a, name) {
+                    Some((red.into(), a))
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// For `a[s] = a[t] op e` (or `e op a[t]`): the operator, the `a[t]` node and whether t == s.
+    fn array_self_operand<'t>(
+        &self,
+        left: Node<'t>,
+        right: Node<'t>,
+    ) -> Option<(String, Node<'t>, bool)> {
+        let r = unparen(right);
+        let base = self.array_base_text(left)?;
+        if r.kind() == "subscript_expression" {
+            // `a[s] += a[t]`: the compound operator is the scan's.
+            if self.array_base_text(r).as_deref() == Some(&base) {
+                let same = squash(&self.t(r)) == squash(&self.t(left));
+                return Some(("+".into(), r, same));
+            }
+            return None;
+        }
+        if r.kind() != "binary_expression" {
+            return None;
+        }
+        let op = self.t(r.child_by_field_name("operator")?);
+        if !matches!(op.as_str(), "+" | "*" | "&" | "|" | "^") {
+            return None;
+        }
+        for operand in [
+            r.child_by_field_name("left")?,
+            r.child_by_field_name("right")?,
+        ] {
+            let o = unparen(operand);
+            if o.kind() == "subscript_expression"
+                && self.array_base_text(o).as_deref() == Some(&base)
+            {
+                let same = squash(&self.t(o)) == squash(&self.t(left));
+                return Some((op, o, same));
+            }
+        }
+        None
+    }
+
+    fn array_base_text(&self, node: Node) -> Option<String> {
+        let mut n = unparen(node);
+        while n.kind() == "subscript_expression" {
+            n = unparen(n.child_by_field_name("argument")?);
+        }
+        Some(self.t(n))
+    }
+
+    fn mentions(&self, node: Node, name: &str) -> bool {
+        let mut found = false;
+        for_each_descendant(node, |n| {
+            if n.kind() == "identifier" && text(n, self.src) == name {
+                found = true;
+            }
+            !found
+        });
+        found
+    }
+
+    fn subscripts(&self, node: Node) -> Vec<Option<Poly>> {
+        let mut subs = Vec::new();
+        let mut n = unparen(node);
+        while n.kind() == "subscript_expression" {
+            let idx = n
+                .child_by_field_name("indices")
+                .and_then(|l| l.named_child(0))
+                .and_then(|e| self.poly(e));
+            subs.push(idx);
+            match n.child_by_field_name("argument") {
+                Some(a) => n = unparen(a),
+                None => break,
+            }
+        }
+        subs.reverse();
+        subs
+    }
+
+    fn write_target(
+        &mut self,
+        lv: Node,
+        kind: WriteKind,
+        scan: Option<(String, Vec<Option<Poly>>)>,
+        depth: usize,
+    ) {
+        let lv = unparen(lv);
+        match lv.kind() {
+            "identifier" => {
+                let name = self.t(lv);
+                if let Some((elem, container)) = self.range_elem.clone() {
+                    if name == elem {
+                        self.facts.arrays.push(ArrayRef {
+                            array: container,
+                            subs: vec![Some(Poly::var(&elem))],
+                            text: name,
+                            index_arrays: Vec::new(),
+                            read: matches!(kind, WriteKind::Accumulate(_)),
+                            write: Some(kind),
+                            line: line_of(lv),
+                            scan_operand: None,
+                            operand_of_write: None,
+                        });
+                        return;
+                    }
+                }
+                if Some(&name) == self.own_induction.as_ref() {
+                    self.facts
+                        .induction_problem
+                        .get_or_insert(format!("the body changes the loop counter `{name}`"));
+                    return;
+                }
+                if self.shapes.get(&name) == Some(&Shape::Reference) {
+                    self.facts.opaque_write.get_or_insert(Hazard {
+                        what: format!("the local reference `{name}`"),
+                        line: line_of(lv),
+                    });
+                    return;
+                }
+                if self.locals.contains(&name) || self.inductions.contains(&name) {
+                    return;
+                }
+                let acc = match kind {
+                    WriteKind::Accumulate(op) => Some(op),
+                    WriteKind::Assign => None,
+                };
+                self.scalar_write(&name, acc, false, lv);
+            }
+            "subscript_expression" => self.array_ref(lv, Some(kind), scan, depth),
+            "field_expression" => {
+                let Some(base) = lv.child_by_field_name("argument").map(unparen) else {
+                    return;
+                };
+                let arrow = lv
+                    .child_by_field_name("operator")
+                    .is_some_and(|o| text(o, self.src) == "->");
+                if base.kind() == "subscript_expression" && !arrow {
+                    self.array_ref(base, Some(kind), scan, depth);
+                } else if base.kind() == "identifier" && !arrow {
+                    let root = self.t(base);
+                    if self.locals.contains(&root) {
+                        return;
+                    }
+                    let acc = match kind {
+                        WriteKind::Accumulate(op) => Some(op),
+                        WriteKind::Assign => None,
+                    };
+                    self.scalar_write(&self.t(lv), acc, false, lv);
+                } else {
+                    let root = written_root(lv, self.src).unwrap_or_default();
+                    if !self.locals.contains(&root) {
+                        self.facts.opaque_write.get_or_insert(Hazard {
+                            what: format!("`{}`", self.t(lv)),
+                            line: line_of(lv),
+                        });
+                    }
+                    self.visit(base, depth + 1);
+                }
+            }
+            "pointer_expression"
+                if lv
+                    .child_by_field_name("operator")
+                    .is_some_and(|o| text(o, self.src) == "*") =>
+            {
+                self.deref(lv, Some(kind), depth);
+            }
+            _ => {
+                let root = written_root(lv, self.src).unwrap_or_default();
+                if !self.locals.contains(&root) {
+                    self.facts.opaque_write.get_or_insert(Hazard {
+                        what: format!("`{}`", self.t(lv)),
+                        line: line_of(lv),
+                    });
+                }
+                self.visit(lv, depth + 1);
+            }
+        }
+    }
+
+    /// `*p` is `p[0]` and `*(p + e)` is `p[e]` when `p` is a pointer from outside the loop;
+    /// anything else is a write (or read) the analysis cannot place.
+    fn deref(&mut self, node: Node, write: Option<WriteKind>, depth: usize) {
+        let Some(arg) = node.child_by_field_name("argument").map(unparen) else {
+            return;
+        };
+        let outer = |c: &Self, n: Node| {
+            n.kind() == "identifier" && {
+                let name = c.t(n);
+                !c.locals.contains(&name) && !c.inductions.contains(&name)
+            }
+        };
+        let placed = if outer(self, arg) {
+            Some((self.t(arg), Some(Poly::constant(0)), None))
+        } else if arg.kind() == "binary_expression"
+            && arg
+                .child_by_field_name("operator")
+                .is_some_and(|o| text(o, self.src) == "+")
+        {
+            let (l, r) = (
+                arg.child_by_field_name("left").map(unparen),
+                arg.child_by_field_name("right").map(unparen),
+            );
+            match (l, r) {
+                (Some(l), Some(r)) if outer(self, l) => Some((self.t(l), self.poly(r), Some(r))),
+                (Some(l), Some(r)) if outer(self, r) => Some((self.t(r), self.poly(l), Some(l))),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        let Some((array, sub, offset)) = placed else {
+            let hazard = Hazard {
+                what: format!("`{}`", self.t(node)),
+                line: line_of(node),
+            };
+            if write.is_some() {
+                self.facts.opaque_write.get_or_insert(hazard);
+            } else {
+                self.facts.alias_read.get_or_insert(hazard);
+            }
+            self.visit(arg, depth + 1);
+            return;
+        };
+        if let Some(o) = offset {
+            self.visit(o, depth + 1);
+        }
+        if write.is_some() {
+            self.facts.trivial = false;
+        }
+        let read = !matches!(write, Some(WriteKind::Assign));
+        self.facts.arrays.push(ArrayRef {
+            array,
+            subs: vec![sub],
+            text: self.t(node),
+            index_arrays: Vec::new(),
+            write,
+            read,
+            line: line_of(node),
+            scan_operand: None,
+            operand_of_write: self.write_context,
+        });
+    }
+
+    fn scalar_write(
+        &mut self,
+        name: &str,
+        accumulate: Option<String>,
+        pointer_chase: bool,
+        node: Node,
+    ) {
+        self.facts.trivial = false;
+        let stmt = node.parent().unwrap_or(node);
+        self.facts.scalar_writes.push(ScalarWrite {
+            name: name.to_string(),
+            accumulate,
+            pointer_chase,
+            line: line_of(node),
+            text: text(stmt, self.src).trim().to_string(),
+            byte: stmt.end_byte(),
+        });
+    }
+
+    fn scalar_read(&mut self, node: Node) {
+        let name = self.t(node);
+        if let Some((elem, container)) = self.range_elem.clone() {
+            if name == elem {
+                self.facts.arrays.push(ArrayRef {
+                    array: container,
+                    subs: vec![Some(Poly::var(&elem))],
+                    text: name,
+                    index_arrays: Vec::new(),
+                    write: None,
+                    read: true,
+                    line: line_of(node),
+                    scan_operand: None,
+                    operand_of_write: None,
+                });
+                return;
+            }
+        }
+        if self.shapes.get(&name) == Some(&Shape::Reference) {
+            self.facts.alias_read.get_or_insert(Hazard {
+                what: format!("the local reference `{name}`"),
+                line: line_of(node),
+            });
+            return;
+        }
+        if self.locals.contains(&name) || self.inductions.contains(&name) {
+            return;
+        }
+        if self.macros.values.contains_key(&name) || self.macros.definitions.contains_key(&name) {
+            return;
+        }
+        self.facts
+            .scalar_reads
+            .push((name, line_of(node), node.start_byte()));
+    }
+
+    fn array_ref(
+        &mut self,
+        node: Node,
+        write: Option<WriteKind>,
+        scan: Option<(String, Vec<Option<Poly>>)>,
+        depth: usize,
+    ) {
+        let mut subs_nodes = Vec::new();
+        let mut n = unparen(node);
+        while n.kind() == "subscript_expression" {
+            if let Some(idx) = n
+                .child_by_field_name("indices")
+                .and_then(|l| l.named_child(0))
+            {
+                subs_nodes.push(idx);
+            }
+            match n.child_by_field_name("argument") {
+                Some(a) => n = unparen(a),
+                None => break,
+            }
+        }
+        subs_nodes.reverse();
+        let base = n;
+        let array = self.t(base);
+        let is_local = base.kind() == "identifier" && self.locals.contains(&array);
+        let is_private = is_local && self.shapes.get(&array) == Some(&Shape::Storage);
+        if is_local && !is_private {
+            // Subscripting a local pointer: it may point into any shared array.
+            let hazard = Hazard {
+                what: format!("`{}` (through the local pointer `{array}`)", self.t(node)),
+                line: line_of(node),
+            };
+            if write.is_some() {
+                self.facts.opaque_write.get_or_insert(hazard);
+            } else {
+                self.facts.alias_read.get_or_insert(hazard);
+            }
+        }
+        if base.kind() != "identifier" {
+            // `s.v[i]`, `f()[i]`: visit what the base reads.
+            self.visit(base, depth + 1);
+        }
+        for s in &subs_nodes {
+            self.visit(*s, depth + 1);
+        }
+        if write.is_some() {
+            self.facts.trivial = false;
+        }
+        if is_local {
+            return;
+        }
+        let subs: Vec<Option<Poly>> = subs_nodes.iter().map(|s| self.poly(*s)).collect();
+        let index_arrays = subs_nodes
+            .iter()
+            .filter_map(|s| {
+                let s = unparen(*s);
+                (s.kind() == "subscript_expression")
+                    .then(|| {
+                        s.child_by_field_name("argument")
+                            .map(|a| self.t(unparen(a)))
+                    })
+                    .flatten()
+            })
+            .collect();
+        let read = match &write {
+            None => true,
+            Some(WriteKind::Accumulate(_)) => true,
+            Some(WriteKind::Assign) => false,
+        };
+        self.facts.arrays.push(ArrayRef {
+            array,
+            subs,
+            text: self.t(node),
+            index_arrays,
+            write,
+            read,
+            line: line_of(node),
+            scan_operand: scan,
+            operand_of_write: self.write_context,
+        });
+    }
+
+    fn call(&mut self, node: Node, depth: usize) {
+        let Some(function) = node.child_by_field_name("function") else {
+            return;
+        };
+        let line = line_of(node);
+        let function = unparen(function);
+        let name = match function.kind() {
+            "field_expression" => {
+                let object = function.child_by_field_name("argument");
+                let method = function
+                    .child_by_field_name("field")
+                    .map(|f| self.t(f))
+                    .unwrap_or_default();
+                if let Some(object) = object {
+                    let obj = self.t(unparen(object));
+                    if PURE_METHODS.contains(&method.as_str()) {
+                        self.facts.method_calls.push((
+                            obj.clone(),
+                            method.clone(),
+                            node.start_byte(),
+                            node.end_byte(),
+                        ));
+                    }
+                    self.visit(object, depth + 1);
+                    format!("{obj}.{method}")
+                } else {
+                    method
+                }
+            }
+            "template_function" => function
+                .child_by_field_name("name")
+                .map(|n| self.t(n))
+                .unwrap_or_else(|| self.t(function)),
+            _ => {
+                if function.kind() != "identifier" && function.kind() != "qualified_identifier" {
+                    self.visit(function, depth + 1);
+                }
+                self.t(function)
+            }
+        };
+        let method = name.rsplit('.').next().unwrap_or("");
+        let is_method = name.contains('.');
+        if is_io_function(&name) && !is_method {
+            self.facts.trivial = false;
+            self.facts.io.get_or_insert(Hazard {
+                what: format!("`{name}`"),
+                line,
+            });
+        } else if is_method && PURE_METHODS.contains(&method) {
+        } else if !is_pure_function(&name, self.macros) {
+            self.facts.unknown_calls.push((name.clone(), line));
+        }
+        self.facts.trivial = false;
+        self.facts.calls.push((name, line));
+        if let Some(args) = node.child_by_field_name("arguments") {
+            self.visit(args, depth + 1);
+        }
+    }
+}
+
+fn squash(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+pub fn is_integer_type(ty: &str) -> bool {
+    let t = ty.trim().trim_start_matches("const ").trim();
+    let t = t.strip_prefix("std::").unwrap_or(t);
+    matches!(
+        t,
+        "int"
+            | "unsigned"
+            | "unsigned int"
+            | "signed"
+            | "signed int"
+            | "long"
+            | "long int"
+            | "unsigned long"
+            | "long long"
+            | "unsigned long long"
+            | "short"
+            | "unsigned short"
+            | "char"
+            | "unsigned char"
+            | "signed char"
+            | "size_t"
+            | "ptrdiff_t"
+            | "int8_t"
+            | "int16_t"
+            | "int32_t"
+            | "int64_t"
+            | "uint8_t"
+            | "uint16_t"
+            | "uint32_t"
+            | "uint64_t"
+            | "long unsigned int"
+            | "unsigned long int"
+            | "long long int"
+            | "ssize_t"
+            | "intptr_t"
+            | "uintptr_t"
+    )
+}
+
+/// Arithmetic operations of a body, outside nested loops (those count for themselves): each binary
+/// arithmetic operator or compound assignment is one operation, a pure math call four.
+pub fn count_ops(body: Node, src: &[u8], macros: &Macros) -> f64 {
+    let mut ops = 0.0;
+    for_each_descendant(body, |n| {
+        // Nested loops count for themselves; index arithmetic is address computation, not work.
+        if super::syntax::is_loop(n.kind()) || n.kind() == "subscript_argument_list" {
+            return false;
+        }
+        match n.kind() {
+            "binary_expression" => {
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| text(o, src).to_string())
+                    .unwrap_or_default();
+                if matches!(
+                    op.as_str(),
+                    "+" | "-" | "*" | "/" | "%" | "&" | "|" | "^" | "<<" | ">>"
+                ) {
+                    ops += 1.0;
+                }
+            }
+            "assignment_expression" => {
+                let op = n
+                    .child_by_field_name("operator")
+                    .map(|o| text(o, src).to_string())
+                    .unwrap_or_default();
+                if op != "=" {
+                    ops += 1.0;
+                }
+            }
+            "update_expression" => ops += 1.0,
+            "call_expression" => {
+                if let Some(f) = n.child_by_field_name("function") {
+                    if is_pure_function(&text(f, src), macros) {
+                        ops += 4.0;
+                    }
+                }
+            }
+            _ => {}
+        }
+        true
+    });
+    ops
+}

@@ -1,0 +1,731 @@
+//! Outlining a loop nest into a self-contained serial function (the `OffloadRegion` contract in
+//! docs/candidate-contract.md): typed parameters, access modes, extents, and a compilable body.
+//!
+//! When something cannot be expressed (a struct, a template parameter, a global, an array whose size
+//! cannot be told), outlining fails with a reason instead of guessing.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+use tree_sitter::Node;
+
+use super::facts::{Induction, LoopFacts, WriteKind};
+use super::poly::Poly;
+use super::region::{Access, InputSpec, LoopKind, OffloadRegion, RegionParam, WorkEstimate};
+use super::scope::{VarDecl, enclosing_function, function_name, is_known_scalar, visible_vars};
+use super::syntax::{Macros, for_each_descendant, named_children, text};
+
+pub struct OutlineRequest<'a, 't> {
+    pub src: &'a [u8],
+    pub macros: &'a Macros,
+    pub node: Node<'t>,
+    pub facts: &'a LoopFacts,
+    /// Counters of this loop and of the loops nested in it, outermost first.
+    pub nest: &'a [Induction],
+    pub kind: LoopKind,
+    pub line: usize,
+    pub end_line: usize,
+    pub work: WorkEstimate,
+}
+
+/// The greatest value of `p` over the iteration space (`None` when it cannot be bounded).
+pub fn max_over(p: &Poly, nest: &[Induction]) -> Option<Poly> {
+    let mut p = p.clone();
+    for ind in nest.iter().rev() {
+        match p.sign_in(&ind.var)? {
+            0 => {}
+            1 => p = p.substitute(&ind.var, &ind.upper)?,
+            _ => p = p.substitute(&ind.var, &ind.lower)?,
+        }
+    }
+    if nest.iter().any(|ind| p.mentions(&ind.var)) {
+        return None;
+    }
+    Some(p)
+}
+
+/// Elements an array needs for the subscripts `subs` (1-D or the first dimension).
+pub fn extent_from_subscripts<'a>(
+    subs: impl Iterator<Item = &'a Poly>,
+    nest: &[Induction],
+) -> Option<Poly> {
+    let mut best: Option<Poly> = None;
+    for s in subs {
+        let max = max_over(s, nest)?;
+        let ext = max.add(&Poly::constant(1))?.without_negative_terms();
+        best = match best {
+            None => Some(ext),
+            Some(b) => {
+                // Symbols are sizes: compare the two candidates as the sizes grow.
+                let d = ext.sub(&b)?;
+                let large: HashMap<String, f64> = d.vars().into_iter().map(|v| (v, 1e6)).collect();
+                if d.eval(&large)? > 0.0 {
+                    Some(ext)
+                } else {
+                    Some(b)
+                }
+            }
+        };
+    }
+    best
+}
+
+struct Param {
+    decl: VarDecl,
+    region: RegionParam,
+}
+
+pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
+    let src = req.src;
+    let func = enclosing_function(req.node).ok_or("the loop is not inside a function")?;
+    if func.kind() == "lambda_expression" {
+        return Err("loops inside lambdas are not outlined".into());
+    }
+    let func_name = function_name(func, src).ok_or("the enclosing function has no plain name")?;
+    if func_name.contains("::") || func_name.contains('<') || func_name.contains('~') {
+        return Err(format!(
+            "`{func_name}` is a member or template function; outline a free function"
+        ));
+    }
+    if func
+        .parent()
+        .is_some_and(|p| p.kind() == "template_declaration")
+    {
+        return Err(format!(
+            "`{func_name}` is a template: its types are only known per instantiation"
+        ));
+    }
+    let decls = visible_vars(func, req.node.start_byte(), src);
+    let decl_of: HashMap<&str, &VarDecl> = decls.iter().map(|d| (d.name.as_str(), d)).collect();
+    let nest_vars: HashSet<&str> = req.nest.iter().map(|i| i.var.as_str()).collect();
+
+    // Free identifiers of the nest, in order of first use.
+    let mut used: Vec<String> = Vec::new();
+    let mut used_macros: BTreeSet<String> = BTreeSet::new();
+    let mut unknown: Option<String> = None;
+    for_each_descendant(req.node, |n| {
+        if n.kind() == "qualified_identifier" {
+            return false;
+        }
+        if n.kind() == "identifier" {
+            let name = text(n, src).to_string();
+            let is_callee = n.parent().is_some_and(|p| {
+                p.kind() == "call_expression" && p.child_by_field_name("function") == Some(n)
+            });
+            if req.macros.definitions.contains_key(&name) {
+                used_macros.insert(name);
+            } else if is_callee || req.facts.locals.contains(&name) {
+            } else if decl_of.contains_key(name.as_str()) || nest_vars.contains(name.as_str()) {
+                if !used.contains(&name) {
+                    used.push(name);
+                }
+            } else if unknown.is_none() {
+                unknown = Some(name);
+            }
+        }
+        true
+    });
+    if let Some(name) = unknown {
+        return Err(format!(
+            "it uses `{name}`, which is neither a parameter nor a local of `{func_name}`"
+        ));
+    }
+
+    let written_scalars: HashSet<&str> = req
+        .facts
+        .scalar_writes
+        .iter()
+        .map(|w| w.name.as_str())
+        .collect();
+    let mut size_methods: HashSet<&str> = req
+        .facts
+        .method_calls
+        .iter()
+        .filter(|(_, m, _, _)| m == "size" || m == "length")
+        .map(|(o, _, _, _)| o.as_str())
+        .collect();
+    // A range-for becomes a counted loop over `<container>_size` elements.
+    if let Some((_, container)) = &req.facts.range_elem {
+        size_methods.insert(container.as_str());
+    }
+
+    let mut params: Vec<Param> = Vec::new();
+    let mut local_lines: Vec<String> = Vec::new();
+    let mut extra_sizes: Vec<String> = Vec::new();
+    for name in &used {
+        let Some(decl) = decl_of.get(name.as_str()).copied() else {
+            continue;
+        };
+        if !is_known_scalar(&decl.ty) {
+            return Err(format!(
+                "`{name}` has type `{}`, which a generated test harness cannot fill",
+                decl.ty
+            ));
+        }
+        if nest_vars.contains(name.as_str()) {
+            // A counter declared before the loop: a local of the outlined function.
+            local_lines.push(format!("    {} {name};", decl.ty));
+            continue;
+        }
+        if decl.pointer > 1 || (decl.pointer == 1 && (decl.vector || decl.array_size.is_some())) {
+            return Err(format!(
+                "`{name}` is a pointer to pointers; only flat arrays are outlined"
+            ));
+        }
+        if decl.is_array() {
+            let refs: Vec<_> = req
+                .facts
+                .arrays
+                .iter()
+                .filter(|r| r.array == *name)
+                .collect();
+            let written = refs.iter().any(|r| r.write.is_some());
+            let read = refs.iter().any(|r| r.read) || refs.is_empty();
+            let access = match (read, written) {
+                (true, true) => Access::ReadWrite,
+                (false, true) => Access::Write,
+                _ => Access::Read,
+            };
+            let readwrite_by_accumulate = refs
+                .iter()
+                .any(|r| matches!(r.write, Some(WriteKind::Accumulate(_))));
+            let access = if readwrite_by_accumulate {
+                Access::ReadWrite
+            } else {
+                access
+            };
+            params.push(Param {
+                decl: decl.clone(),
+                region: RegionParam {
+                    name: name.clone(),
+                    elem_type: decl.ty.clone(),
+                    is_array: true,
+                    access,
+                    extent: None,
+                    is_size: false,
+                    input: None,
+                },
+            });
+            if size_methods.contains(name.as_str()) {
+                extra_sizes.push(format!("{name}_size"));
+            }
+        } else if written_scalars.contains(name.as_str()) {
+            params.push(Param {
+                decl: decl.clone(),
+                region: RegionParam {
+                    name: name.clone(),
+                    elem_type: decl.ty.clone(),
+                    is_array: true,
+                    access: Access::ReadWrite,
+                    extent: Some("1".into()),
+                    is_size: false,
+                    input: None,
+                },
+            });
+        } else if decl.literal_init && decl.is_const && !decl.is_param && !decl.is_integer() {
+            local_lines.push(format!(
+                "    const {} {name} = {};",
+                decl.ty,
+                decl.init.clone().unwrap_or_default()
+            ));
+        } else {
+            params.push(Param {
+                decl: decl.clone(),
+                region: RegionParam {
+                    name: name.clone(),
+                    elem_type: decl.ty.clone(),
+                    is_array: false,
+                    access: Access::Read,
+                    extent: None,
+                    is_size: false,
+                    input: None,
+                },
+            });
+        }
+    }
+
+    // Sizes of `v.size()` become parameters of their own.
+    for size in &extra_sizes {
+        params.push(Param {
+            decl: VarDecl {
+                name: size.clone(),
+                ty: "std::size_t".into(),
+                pointer: 0,
+                reference: false,
+                vector: false,
+                array_size: None,
+                is_const: true,
+                is_param: true,
+                init: None,
+                literal_init: false,
+                start_byte: 0,
+            },
+            region: RegionParam {
+                name: size.clone(),
+                elem_type: "std::size_t".into(),
+                is_array: false,
+                access: Access::Read,
+                extent: None,
+                is_size: true,
+                input: None,
+            },
+        });
+    }
+    let rename_size = |p: &Poly| -> Poly {
+        let mut out = p.clone();
+        for v in p.vars() {
+            if let Some(obj) = v
+                .strip_suffix(".size()")
+                .or_else(|| v.strip_suffix(".length()"))
+            {
+                if let Some(q) = out.substitute(&v, &Poly::var(&format!("{obj}_size"))) {
+                    out = q;
+                }
+            }
+        }
+        out
+    };
+    let nest: Vec<Induction> = req
+        .nest
+        .iter()
+        .map(|i| Induction {
+            var: i.var.clone(),
+            lower: rename_size(&i.lower),
+            upper: rename_size(&i.upper),
+            step: i.step,
+            span: rename_size(&i.span),
+        })
+        .collect();
+
+    // Extents of arrays.
+    let int_params: Vec<String> = decls
+        .iter()
+        .filter(|d| d.is_integer())
+        .map(|d| d.name.clone())
+        .collect();
+    let mut extents: HashMap<String, String> = HashMap::new();
+    let mut index_specs: Vec<(String, String)> = Vec::new();
+    for p in params
+        .iter()
+        .filter(|p| p.region.is_array && p.region.extent.is_none())
+    {
+        let name = &p.region.name;
+        let refs: Vec<_> = req
+            .facts
+            .arrays
+            .iter()
+            .filter(|r| r.array == *name)
+            .collect();
+        let extent = if size_methods.contains(name.as_str()) {
+            Some(format!("{name}_size"))
+        } else if let Some(n) = &p.decl.array_size {
+            Some(n.clone())
+        } else if p.decl.vector && p.decl.init.is_some() {
+            p.decl.init.clone()
+        } else if !refs.is_empty()
+            && refs
+                .iter()
+                .all(|r| r.subs.len() == 1 && r.subs[0].is_some())
+        {
+            extent_from_subscripts(refs.iter().filter_map(|r| r.subs[0].as_ref()), &nest)
+                .map(|e| rename_size(&e).to_string())
+        } else {
+            None
+        };
+        let extent = match extent {
+            Some(e) => e,
+            None => {
+                // Indexed through data (`bins[data[i]]`): only a size parameter named after the
+                // array can tell its extent.
+                let candidates = [
+                    format!("n{name}"),
+                    format!("n_{name}"),
+                    format!("num_{name}"),
+                    format!("{name}_size"),
+                    format!("{name}_len"),
+                    format!("len_{name}"),
+                ];
+                let found = candidates.iter().find(|c| int_params.contains(c)).cloned();
+                match found {
+                    Some(f) => f,
+                    None => {
+                        return Err(format!(
+                            "cannot tell how many elements `{name}` has; pass its size as a parameter named `n{name}`"
+                        ));
+                    }
+                }
+            }
+        };
+        for r in &refs {
+            for ia in &r.index_arrays {
+                index_specs.push((ia.clone(), extent.clone()));
+            }
+            let indirect = r.subs.iter().any(Option::is_none);
+            if indirect && r.index_arrays.is_empty() {
+                return Err(format!(
+                    "cannot bound the data-dependent subscript of `{}` (line {})",
+                    r.text, r.line
+                ));
+            }
+        }
+        extents.insert(name.clone(), extent);
+    }
+    for p in params.iter_mut() {
+        if let Some(e) = extents.get(&p.region.name) {
+            p.region.extent = Some(e.clone());
+        }
+    }
+    for (ia, bound) in index_specs {
+        let Some(p) = params.iter_mut().find(|p| p.region.name == ia) else {
+            return Err(format!("the index array `{ia}` is not a parameter"));
+        };
+        if p.region.access != Access::Read {
+            return Err(format!(
+                "the index array `{ia}` is also written in the loop"
+            ));
+        }
+        p.region.input = Some(InputSpec {
+            min: Some("0".into()),
+            max: Some(format!("{bound} - 1")),
+            ..InputSpec::default()
+        });
+    }
+
+    // Symbols of extents and bounds must be parameters: integer locals/params are added as sizes.
+    let mut size_symbols: BTreeSet<String> = BTreeSet::new();
+    for ind in &nest {
+        for p in [&ind.lower, &ind.upper] {
+            size_symbols.extend(p.vars());
+        }
+    }
+    for p in &params {
+        if let Some(e) = &p.region.extent {
+            size_symbols.extend(identifiers_in(e));
+        }
+    }
+    for sym in &size_symbols {
+        if nest_vars.contains(sym.as_str()) || req.macros.definitions.contains_key(sym) {
+            if req.macros.definitions.contains_key(sym) {
+                used_macros.insert(sym.clone());
+            }
+            continue;
+        }
+        if let Some(p) = params.iter_mut().find(|p| p.region.name == *sym) {
+            if !p.region.is_array && is_integer_like(&p.region.elem_type) {
+                p.region.is_size = true;
+            }
+            continue;
+        }
+        match decl_of.get(sym.as_str()) {
+            Some(d) if d.is_integer() => params.push(Param {
+                decl: (*d).clone(),
+                region: RegionParam {
+                    name: sym.clone(),
+                    elem_type: d.ty.clone(),
+                    is_array: false,
+                    access: Access::Read,
+                    extent: None,
+                    is_size: true,
+                    input: None,
+                },
+            }),
+            _ => {
+                return Err(format!(
+                    "the size `{sym}` is not an integer parameter or local of `{func_name}`"
+                ));
+            }
+        }
+    }
+
+    // The whole function is the region when its body is the nest (plus constants) and its
+    // parameters already have the contract's shape.
+    let whole = whole_function_params(func, req, &decls, &params);
+    let (name, ordered): (String, Vec<Param>) = match whole {
+        Some(order) => {
+            let mut ordered = Vec::new();
+            for pname in order {
+                if let Some(idx) = params.iter().position(|p| p.region.name == pname) {
+                    ordered.push(params.remove(idx));
+                } else if let Some(d) = decl_of.get(pname.as_str()) {
+                    ordered.push(Param {
+                        decl: (*d).clone(),
+                        region: RegionParam {
+                            name: pname.clone(),
+                            elem_type: d.ty.clone(),
+                            is_array: false,
+                            access: Access::Read,
+                            extent: None,
+                            is_size: false,
+                            input: None,
+                        },
+                    });
+                }
+            }
+            (func_name.clone(), ordered)
+        }
+        None => {
+            params.sort_by_key(|p| (p.decl.is_param as u8 == 0, p.decl.start_byte));
+            (format!("{func_name}_loop{}", req.line), params)
+        }
+    };
+    let whole_function = name == func_name;
+
+    // The body: rewrite written scalars to `(*x)` and container methods to plain pointers/sizes.
+    let range_for = req.node.kind() == "for_range_loop";
+    let (body_node, prelude) = if whole_function {
+        (
+            func.child_by_field_name("body").ok_or("no body")?,
+            Vec::new(),
+        )
+    } else if range_for {
+        (
+            req.node.child_by_field_name("body").ok_or("no body")?,
+            local_lines,
+        )
+    } else {
+        (req.node, local_lines)
+    };
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    let pointer_scalars: HashSet<&str> = ordered
+        .iter()
+        .filter(|p| p.region.is_array && !p.decl.is_array())
+        .map(|p| p.region.name.as_str())
+        .collect();
+    for_each_descendant(body_node, |n| {
+        if n.kind() == "identifier" && pointer_scalars.contains(text(n, src).as_ref()) {
+            edits.push((n.start_byte(), n.end_byte(), format!("(*{})", text(n, src))));
+        }
+        true
+    });
+    for (obj, method, start, end) in &req.facts.method_calls {
+        if start < &body_node.start_byte() || end > &body_node.end_byte() {
+            continue;
+        }
+        let replacement = match method.as_str() {
+            "size" | "length" => format!("{obj}_size"),
+            "data" => obj.clone(),
+            _ => continue,
+        };
+        edits.retain(|(s, e, _)| !(s >= start && e <= end));
+        edits.push((*start, *end, replacement));
+    }
+    edits.sort_by_key(|e| e.0);
+    let mut body = String::new();
+    let mut pos = body_node.start_byte();
+    for (s, e, r) in &edits {
+        if *s < pos {
+            continue;
+        }
+        body.push_str(&String::from_utf8_lossy(&src[pos..*s]));
+        body.push_str(r);
+        pos = *e;
+    }
+    body.push_str(&String::from_utf8_lossy(&src[pos..body_node.end_byte()]));
+    if range_for && !whole_function {
+        body = range_for_as_counted(req, &body)?;
+    }
+
+    let region_params: Vec<RegionParam> = ordered.into_iter().map(|p| p.region).collect();
+    let mut region = OffloadRegion {
+        name: name.clone(),
+        params: region_params,
+        source: String::new(),
+        includes: Vec::new(),
+        kind: req.kind,
+        whole_function,
+        line: req.line,
+        end_line: req.end_line,
+        work: req.work.clone(),
+    };
+    let signature = region.signature();
+    let mut source = String::new();
+    for m in &used_macros {
+        if let Some(def) = req.macros.definitions.get(m) {
+            source.push_str(def);
+            source.push('\n');
+        }
+    }
+    source.push_str(&signature);
+    if whole_function {
+        source.push(' ');
+        source.push_str(&body);
+        source.push('\n');
+    } else {
+        source.push_str(" {\n");
+        for l in &prelude {
+            source.push_str(l);
+            source.push('\n');
+        }
+        let indent = " ".repeat(req.node.start_position().column);
+        source.push_str("    ");
+        source.push_str(&reindent(&body, &indent, "    "));
+        source.push_str("\n}\n");
+    }
+    region.includes = includes_for(&source, &req.facts.calls);
+    region.source = source;
+    Ok(region)
+}
+
+/// `for (T& x : v) body` → `for (std::size_t v_i = 0; v_i < v_size; ++v_i) { T& x = v[v_i]; body }`.
+fn range_for_as_counted(req: &OutlineRequest, body: &str) -> Result<String, String> {
+    let src = req.src;
+    let (_, container) = req
+        .facts
+        .range_elem
+        .as_ref()
+        .ok_or("the range-for loop iterates over an expression")?;
+    let node = req.node;
+    let declarator = node
+        .child_by_field_name("declarator")
+        .map(|d| text(d, src).to_string())
+        .ok_or("no loop variable")?;
+    let ty = node
+        .child_by_field_name("type")
+        .map(|t| text(t, src).to_string())
+        .ok_or("no loop variable type")?;
+    let body_start = node
+        .child_by_field_name("body")
+        .ok_or("no body")?
+        .start_byte();
+    let mut cursor = node.walk();
+    let qualifiers: Vec<String> = node
+        .children(&mut cursor)
+        .filter(|c| c.kind() == "type_qualifier" && c.start_byte() < body_start)
+        .map(|c| text(c, src).to_string())
+        .collect();
+    let qual = if qualifiers.is_empty() {
+        String::new()
+    } else {
+        format!("{} ", qualifiers.join(" "))
+    };
+    let idx = format!("{container}_i");
+    Ok(format!(
+        "for (std::size_t {idx} = 0; {idx} < {container}_size; ++{idx}) {{\n        {qual}{ty} {declarator} = {container}[{idx}];\n        {body}\n    }}"
+    ))
+}
+
+/// The order of the function's own parameters when the function can be used whole.
+fn whole_function_params(
+    func: Node,
+    req: &OutlineRequest,
+    decls: &[VarDecl],
+    params: &[Param],
+) -> Option<Vec<String>> {
+    let src = req.src;
+    let ret = func
+        .child_by_field_name("type")
+        .map(|t| text(t, src).to_string())?;
+    if ret != "void" {
+        return None;
+    }
+    let body = func.child_by_field_name("body")?;
+    for stmt in named_children(body) {
+        if stmt == req.node || stmt.kind() == "comment" {
+            continue;
+        }
+        if stmt.kind() == "declaration" {
+            let literal = decls
+                .iter()
+                .filter(|d| {
+                    !d.is_param
+                        && d.start_byte >= stmt.start_byte()
+                        && d.start_byte < stmt.end_byte()
+                })
+                .all(|d| d.literal_init && d.is_const && !d.is_integer());
+            if literal {
+                continue;
+            }
+        }
+        return None;
+    }
+    let mut order = Vec::new();
+    for d in decls.iter().filter(|d| d.is_param) {
+        if d.reference || d.vector || d.array_size.is_some() || !is_known_scalar(&d.ty) {
+            return None;
+        }
+        match params.iter().find(|p| p.region.name == d.name) {
+            Some(p) if p.region.is_array != (d.pointer == 1) => return None,
+            Some(_) => {}
+            None if d.pointer > 0 => return None,
+            None => {}
+        }
+        order.push(d.name.clone());
+    }
+    // Every region parameter must be a function parameter.
+    if params.iter().any(|p| !order.contains(&p.region.name)) {
+        return None;
+    }
+    Some(order)
+}
+
+fn is_integer_like(ty: &str) -> bool {
+    super::facts::is_integer_type(ty)
+}
+
+fn identifiers_in(expr: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for c in expr.chars().chain(std::iter::once(' ')) {
+        if c.is_alphanumeric() || c == '_' {
+            cur.push(c);
+        } else {
+            if !cur.is_empty() && !cur.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+                out.push(cur.clone());
+            }
+            cur.clear();
+        }
+    }
+    out
+}
+
+/// Moves a block of code from one indentation to another, line by line.
+fn reindent(code: &str, from: &str, to: &str) -> String {
+    let mut lines = code.lines();
+    let mut out = String::new();
+    if let Some(first) = lines.next() {
+        out.push_str(first);
+    }
+    for l in lines {
+        out.push('\n');
+        out.push_str(to);
+        out.push_str(l.strip_prefix(from).unwrap_or(l.trim_start()));
+    }
+    out
+}
+
+fn includes_for(source: &str, calls: &[(String, usize)]) -> Vec<String> {
+    let mut inc = Vec::new();
+    let calls_any = |names: &[&str]| {
+        calls.iter().any(|(c, _)| {
+            let base = c.trim_start_matches("std::");
+            names.contains(&base)
+        }) || names.iter().any(|n| calls_in_text(source, n))
+    };
+    if calls_any(super::facts::PURE_FUNCTIONS) {
+        inc.push("#include <cmath>".to_string());
+    }
+    if calls_any(&["min", "max", "clamp"]) {
+        inc.push("#include <algorithm>".to_string());
+    }
+    if source.contains("size_t") || source.contains("ptrdiff_t") {
+        inc.push("#include <cstddef>".to_string());
+    }
+    if source.contains("int8_t")
+        || source.contains("int16_t")
+        || source.contains("int32_t")
+        || source.contains("int64_t")
+    {
+        inc.push("#include <cstdint>".to_string());
+    }
+    inc
+}
+
+/// Whether `name(` occurs in `source` as a whole identifier (`max(` but not `fmax(`).
+fn calls_in_text(source: &str, name: &str) -> bool {
+    let pattern = format!("{name}(");
+    source.match_indices(&pattern).any(|(at, _)| {
+        !source[..at]
+            .chars()
+            .next_back()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}

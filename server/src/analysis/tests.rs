@@ -1,0 +1,415 @@
+//! The unit corpus (`testdata/`): every loop's first line carries the verdict it must get, written
+//! by hand from the code's meaning (`// expect: kind=map hot=no region=yes reason="..."`).
+
+use std::path::{Path, PathBuf};
+
+use rand::{Rng, SeedableRng};
+
+use super::*;
+
+fn testdata() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/analysis/testdata")
+}
+
+#[derive(Debug)]
+struct Expect {
+    kind: String,
+    hot: bool,
+    region: Option<bool>,
+    reason: Option<String>,
+}
+
+fn parse_expect(line: &str) -> Option<Expect> {
+    let spec = line.split("// expect:").nth(1)?.trim();
+    let mut e = Expect {
+        kind: String::new(),
+        hot: true,
+        region: None,
+        reason: None,
+    };
+    let mut rest = spec;
+    while !rest.is_empty() {
+        let (key, after) = rest.split_once('=')?;
+        let key = key.trim();
+        let (value, after) = if let Some(q) = after.strip_prefix('"') {
+            let end = q.find('"')?;
+            (&q[..end], &q[end + 1..])
+        } else {
+            after.split_once(' ').unwrap_or((after, ""))
+        };
+        match key {
+            "kind" => e.kind = value.to_string(),
+            "hot" => e.hot = value == "yes",
+            "region" => e.region = Some(value == "yes"),
+            "reason" => e.reason = Some(value.to_string()),
+            other => panic!("unknown expectation key {other:?} in {line:?}"),
+        }
+        rest = after.trim_start();
+    }
+    Some(e)
+}
+
+fn check_corpus_file(name: &str) {
+    let path = testdata().join(name);
+    let src = std::fs::read_to_string(&path).unwrap();
+    let report = analyze_file(&path).unwrap();
+    let lines: Vec<&str> = src.lines().collect();
+    let mut failures = Vec::new();
+    for l in &report.loops {
+        let text = lines[l.line - 1];
+        let Some(e) = parse_expect(text) else {
+            failures.push(format!(
+                "{name}:{}: loop has no `// expect:` annotation",
+                l.line
+            ));
+            continue;
+        };
+        let mut bad = Vec::new();
+        if l.kind.as_str() != e.kind {
+            bad.push(format!("kind {} (want {})", l.kind.as_str(), e.kind));
+        }
+        if l.parallel != (e.kind != "sequential") {
+            bad.push(format!("parallel {}", l.parallel));
+        }
+        if l.hot != e.hot {
+            bad.push(format!("hot {} (want {})", l.hot, e.hot));
+        }
+        if let Some(want) = e.region {
+            if l.region.is_some() != want {
+                bad.push(format!(
+                    "region {:?} (want {want}; note {:?})",
+                    l.region.is_some(),
+                    l.region_note
+                ));
+            }
+        }
+        if let Some(r) = &e.reason {
+            if !l.reason.contains(r.as_str()) {
+                bad.push(format!("reason {:?} lacks {r:?}", l.reason));
+            }
+        }
+        if l.reason.trim().is_empty() {
+            bad.push("empty reason".into());
+        }
+        if !bad.is_empty() {
+            failures.push(format!(
+                "{name}:{}: {}\n    reason: {}",
+                l.line,
+                bad.join("; "),
+                l.reason
+            ));
+        }
+    }
+    // Every annotated line must be a loop the analysis found.
+    for (idx, text) in lines.iter().enumerate() {
+        if parse_expect(text).is_some() && !report.loops.iter().any(|l| l.line == idx + 1) {
+            failures.push(format!("{name}:{}: annotated loop not found", idx + 1));
+        }
+    }
+    assert!(failures.is_empty(), "\n{}", failures.join("\n"));
+}
+
+#[test]
+fn corpus_kinds() {
+    check_corpus_file("kinds.cpp");
+}
+
+#[test]
+fn corpus_nested_loops() {
+    check_corpus_file("nested.cpp");
+}
+
+#[test]
+fn corpus_macros_templates_lambdas_ranges() {
+    check_corpus_file("macros_templates_lambdas.cpp");
+}
+
+#[test]
+fn corpus_omp_hints_and_syntax_errors() {
+    check_corpus_file("omp_and_errors.cpp");
+    let report = analyze_file(&testdata().join("omp_and_errors.cpp")).unwrap();
+    assert!(report.has_syntax_errors);
+}
+
+#[test]
+fn corpus_cuda_file() {
+    check_corpus_file("kernels.cu");
+}
+
+/// Every region of the corpus must be a function g++ accepts on its own.
+#[test]
+fn corpus_regions_compile() {
+    let mut sources = Vec::new();
+    for entry in std::fs::read_dir(testdata()).unwrap() {
+        let path = entry.unwrap().path();
+        if Language::from_path(&path).is_none() {
+            continue;
+        }
+        for l in analyze_file(&path).unwrap().loops {
+            if let Some(r) = l.region {
+                sources.push((format!("{}:{}", path.display(), l.line), r));
+            }
+        }
+    }
+    assert!(sources.len() >= 20, "only {} regions", sources.len());
+    compile_regions(&sources);
+}
+
+pub(crate) fn compile_regions(regions: &[(String, OffloadRegion)]) {
+    if std::process::Command::new("g++")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        println!("SKIP: g++ not found; regions not compiled");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // One translation unit per region: they may share names.
+    let mut failures = Vec::new();
+    for (idx, (at, r)) in regions.iter().enumerate() {
+        let file = dir.path().join(format!("r{idx}.cpp"));
+        let code = format!("{}\n{}", r.includes.join("\n"), r.source);
+        std::fs::write(&file, &code).unwrap();
+        let out = std::process::Command::new("g++")
+            .args(["-std=c++17", "-fsyntax-only", "-Wall"])
+            .arg(&file)
+            .output()
+            .unwrap();
+        if !out.status.success() {
+            failures.push(format!(
+                "{at}:\n{code}\n{}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        assert!(
+            r.source.contains(&r.signature()),
+            "{at}: source does not define {}",
+            r.signature()
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn empty_and_whitespace_files_have_no_loops() {
+    for src in ["", "\n\n", "   ", "// only a comment\n"] {
+        let r = analyze_source(src.as_bytes(), Language::Cpp);
+        assert!(r.loops.is_empty());
+        assert!(!r.has_syntax_errors);
+    }
+}
+
+#[test]
+fn non_utf8_bytes_are_analysed_not_rejected() {
+    let mut src = b"// caf\xe9 \xff\xfe\nvoid f(int n, float* a) {\n    for (int i = 0; i < n; ++i) a[i] = 0.0f; // \xc3\x28\n}\n".to_vec();
+    let r = analyze_source(&src, Language::Cpp);
+    assert_eq!(r.loops.len(), 1);
+    assert_eq!(r.loops[0].kind, LoopKind::Map);
+    assert!(
+        r.loops[0]
+            .region
+            .as_ref()
+            .is_some_and(|x| x.source.contains("a[i] = 0.0f"))
+    );
+    src.extend_from_slice(b"\x80\x80\x80");
+    let _ = analyze_source(&src, Language::Cuda);
+}
+
+#[test]
+fn loop_at_line_finds_the_outermost_loop() {
+    let src = "void f(int n, float* a) {\n  for (int i = 0; i < n; ++i)\n    for (int j = 0; j < n; ++j)\n      a[i*n+j] = 0;\n}\n";
+    let r = analyze_source(src.as_bytes(), Language::Cpp);
+    assert_eq!(r.loops.len(), 2);
+    assert_eq!(r.loop_at_line(4).map(|l| l.line), Some(2));
+    assert_eq!(r.loop_at_line(1), None);
+}
+
+#[test]
+fn loop_shape_is_reported() {
+    let src = "void f(int n, int m, const float* x, float* y) {\n  for (int i = 1; i < n - 1; i += 1)\n    y[i * m] = x[i - 1] + x[i + 1];\n}\n";
+    let r = analyze_source(src.as_bytes(), Language::Cpp);
+    let l = &r.loops[0];
+    assert_eq!(l.induction.as_deref(), Some("i"));
+    assert_eq!(l.lower.as_deref(), Some("1"));
+    assert_eq!(l.upper.as_deref(), Some("n - 2"));
+    assert_eq!(l.trip_count.as_deref(), Some("n - 2"));
+    let writes: Vec<_> = l.accesses.iter().filter(|a| a.write).collect();
+    assert_eq!(writes.len(), 1);
+    assert_eq!(writes[0].array, "y");
+    assert_eq!(writes[0].subscripts, vec!["i*m".to_string()]);
+    let est = l.estimate.as_ref().unwrap();
+    assert!(est.assumptions.contains("4.3e12"));
+    assert!(est.assumed_sizes.contains_key("n"));
+}
+
+/// Random and mutated byte strings never panic (the fuzz target's property, run on every test).
+#[test]
+fn random_and_mutated_inputs_never_panic() {
+    let seeds: Vec<Vec<u8>> = std::fs::read_dir(testdata())
+        .unwrap()
+        .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+        .collect();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let tokens: &[&[u8]] = &[
+        b"for (",
+        b"while(",
+        b"do {",
+        b"} while (",
+        b"[",
+        b"]",
+        b"(",
+        b")",
+        b"{",
+        b"}",
+        b";",
+        b"+=",
+        b"++",
+        b"i",
+        b"a[i]",
+        b"#define X ",
+        b"#pragma omp parallel for\n",
+        b"->",
+        b"*",
+        b"\xff",
+        b"template <typename T>",
+        b"[&](){",
+        b"0x",
+        b"'",
+        b"\"",
+        b"/*",
+        b"\n",
+    ];
+    for round in 0..300 {
+        let mut input = if round % 3 == 0 {
+            (0..rng.random_range(0..400))
+                .map(|_| rng.random::<u8>())
+                .collect::<Vec<u8>>()
+        } else {
+            seeds[round % seeds.len()].clone()
+        };
+        for _ in 0..rng.random_range(1..20) {
+            if input.is_empty() {
+                input.extend_from_slice(tokens[rng.random_range(0..tokens.len())]);
+                continue;
+            }
+            let at = rng.random_range(0..input.len());
+            match rng.random_range(0..4) {
+                0 => {
+                    let t = tokens[rng.random_range(0..tokens.len())];
+                    input.splice(at..at, t.iter().copied());
+                }
+                1 => {
+                    let end = (at + rng.random_range(0..40)).min(input.len());
+                    input.drain(at..end);
+                }
+                2 => input[at] = rng.random(),
+                _ => {
+                    let end = (at + rng.random_range(0..200)).min(input.len());
+                    let chunk = input[at..end].to_vec();
+                    input.splice(at..at, chunk);
+                }
+            }
+        }
+        let lang = if round % 2 == 0 {
+            Language::Cpp
+        } else {
+            Language::Cuda
+        };
+        let report = analyze_source(&input, lang);
+        for l in &report.loops {
+            assert!(!l.reason.is_empty());
+            assert!(l.line <= l.end_line);
+        }
+    }
+}
+
+#[test]
+fn deeply_nested_input_does_not_overflow_the_stack() {
+    let mut src = String::from("void f(int n, float* a) { for (int i = 0; i < n; ++i) a[i] = ");
+    src.push_str(&"(".repeat(5000));
+    src.push('1');
+    src.push_str(&")".repeat(5000));
+    src.push_str("; }\n");
+    let r = analyze_source(src.as_bytes(), Language::Cpp);
+    assert_eq!(r.loops.len(), 1);
+    let nested_loops = "for (int i = 0; i < 9; ++i) ".repeat(300) + "x += 1;";
+    let src = format!("void g() {{ int x = 0; {nested_loops} }}");
+    let r = analyze_source(src.as_bytes(), Language::Cpp);
+    assert!(!r.loops.is_empty());
+}
+
+mod document {
+    use super::*;
+
+    const SRC: &str = "void a(int n, float* x) {\n    for (int i = 0; i < n; ++i) x[i] = 1.0f;\n}\n\nvoid b(int n, float* u) {\n    for (int i = 1; i < n; ++i) u[i] = u[i] + 1.0f;\n}\n";
+
+    #[test]
+    fn edits_reparse_and_match_a_fresh_analysis() {
+        let mut doc = Document::new(SRC, Language::Cpp);
+        assert_eq!(doc.report(), analyze_source(SRC.as_bytes(), Language::Cpp));
+        assert_eq!(doc.report().loops[1].kind, LoopKind::Map);
+        // u[i] + 1 → u[i + 1] + 1: now an anti-dependence.
+        let at = doc.text().find("u[i] + 1").unwrap() + 3;
+        doc.edit(at, at, " + 1");
+        assert!(doc.text().contains("u[i + 1] + 1.0f"));
+        let fresh = analyze_source(doc.text().as_bytes(), Language::Cpp);
+        assert_eq!(doc.report(), fresh);
+        assert_eq!(doc.report().loops[1].kind, LoopKind::Sequential);
+        // Inserting lines above moves every loop down.
+        doc.edit(0, 0, "// header\n// more\n");
+        assert_eq!(doc.report().loops[0].line, 4);
+        assert_eq!(
+            doc.report(),
+            analyze_source(doc.text().as_bytes(), Language::Cpp)
+        );
+        // Deleting everything.
+        let len = doc.text().len();
+        doc.edit(0, len, "");
+        assert!(doc.report().loops.is_empty());
+    }
+
+    #[test]
+    fn out_of_range_and_mid_character_edits_are_clamped() {
+        let mut doc = Document::new(
+            "// é\nvoid f(int n, float* a) { for (int i = 0; i < n; ++i) a[i] = 0; }\n",
+            Language::Cpp,
+        );
+        doc.edit(4, 4, "x"); // inside the two bytes of é
+        doc.edit(10_000, 20_000, "\n");
+        doc.edit(7, 3, "");
+        assert_eq!(
+            doc.report(),
+            analyze_source(doc.text().as_bytes(), Language::Cpp)
+        );
+    }
+
+    #[test]
+    fn random_edit_sequences_agree_with_fresh_analysis() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        let base = std::fs::read_to_string(testdata().join("kinds.cpp")).unwrap();
+        let mut doc = Document::new(&base, Language::Cpp);
+        let pieces = [
+            "i",
+            "+ 1",
+            "\n",
+            "for (int k = 0; k < n; ++k) ",
+            "}",
+            "{",
+            ";",
+            "[i-1]",
+            "",
+        ];
+        for _ in 0..60 {
+            let len = doc.text().len();
+            let start = rng.random_range(0..=len);
+            let end = (start + rng.random_range(0..8)).min(len);
+            let piece = pieces[rng.random_range(0..pieces.len())];
+            doc.edit(start, end, piece);
+            assert_eq!(
+                doc.report(),
+                analyze_source(doc.text().as_bytes(), Language::Cpp)
+            );
+        }
+    }
+}

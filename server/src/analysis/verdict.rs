@@ -1,0 +1,467 @@
+//! The verdict on one loop: can its iterations run in parallel, what kind of computation is it, and
+//! why — in one sentence a user understands.
+//!
+//! Conservative by design: a wrong "parallel" costs a user a broken program, a missed one only a
+//! speedup. Anything the analysis cannot prove (unknown calls, writes through pointers, subscripts it
+//! cannot compare) makes the loop sequential and says so. Distinct arrays are assumed not to alias
+//! (as if declared `__restrict__`), and a row stride (`m` in `a[i*m + j]`) is assumed to be at least
+//! the extent of the inner counter.
+
+use std::collections::BTreeMap;
+
+use super::facts::{ArrayRef, LoopFacts, LoopForm, WriteKind};
+use super::poly::Poly;
+use super::region::LoopKind;
+
+#[derive(Debug, Clone)]
+pub struct Verdict {
+    pub kind: LoopKind,
+    pub reason: String,
+}
+
+impl Verdict {
+    fn seq(reason: impl Into<String>) -> Self {
+        Verdict {
+            kind: LoopKind::Sequential,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// `induction_vars`: the counters of this loop and of every loop nested in it.
+pub fn classify(f: &LoopFacts) -> Verdict {
+    if f.too_complex {
+        return Verdict::seq("the loop body is nested too deeply to analyse");
+    }
+    if let Some(v) = control_hazards(f) {
+        return v;
+    }
+    let counter = match &f.induction {
+        Some(ind) => ind.var.clone(),
+        None => return Verdict::seq("the loop has no counter the analysis recognises"),
+    };
+    let mut nest_vars = vec![counter.clone()];
+    nest_vars.extend(f.inner_inductions.iter().cloned());
+
+    let mut reductions: Vec<String> = Vec::new();
+    if let Some(v) = scalar_verdict(f, &mut reductions) {
+        return v;
+    }
+
+    let mut by_array: BTreeMap<&str, Vec<&ArrayRef>> = BTreeMap::new();
+    for r in &f.arrays {
+        by_array.entry(r.array.as_str()).or_default().push(r);
+    }
+    let mut scans = Vec::new();
+    let mut histograms = Vec::new();
+    let mut writes = Vec::new();
+    for (array, refs) in &by_array {
+        let ws: Vec<&&ArrayRef> = refs.iter().filter(|r| r.write.is_some()).collect();
+        if ws.is_empty() {
+            continue;
+        }
+        for w in &ws {
+            let direct = w.subs.iter().all(Option::is_some);
+            if !direct {
+                match &w.write {
+                    Some(WriteKind::Accumulate(_)) => {
+                        let others_ok = refs
+                            .iter()
+                            .all(|r| matches!(r.write, Some(WriteKind::Accumulate(_))) || !r.read)
+                            && refs.iter().all(|r| r.write.is_some());
+                        if !others_ok {
+                            return Verdict::seq(format!(
+                                "`{}` is updated at a data-dependent position and also read elsewhere in the loop (line {})",
+                                w.text, w.line
+                            ));
+                        }
+                        histograms.push(w.text.clone());
+                        continue;
+                    }
+                    _ => {
+                        return Verdict::seq(format!(
+                            "`{}` is written at a data-dependent position (line {}): two iterations may write the same element",
+                            w.text, w.line
+                        ));
+                    }
+                }
+            }
+            let subs: Vec<&Poly> = w.subs.iter().flatten().collect();
+            if !subs.iter().any(|p| p.mentions(&counter)) {
+                match &w.write {
+                    Some(WriteKind::Accumulate(op)) if refs.iter().all(|r| r.write.is_some()) => {
+                        reductions.push(format!("`{}` with `{op}`", w.text));
+                        continue;
+                    }
+                    _ => {
+                        return Verdict::seq(format!(
+                            "every iteration writes the same element `{}` (line {})",
+                            w.text, w.line
+                        ));
+                    }
+                }
+            }
+            if let Some(v) = collision(w, &counter, &nest_vars) {
+                return v;
+            }
+            writes.push(w.text.clone());
+            for r in refs.iter() {
+                if std::ptr::eq(*r, **w) {
+                    continue;
+                }
+                match dependence(w, r, &counter, &nest_vars) {
+                    Dep::None => {}
+                    Dep::Scan => scans.push(format!("`{}`", w.text)),
+                    Dep::Carried(why) => return Verdict::seq(why),
+                }
+            }
+        }
+        let _ = array;
+    }
+
+    let kind;
+    let reason;
+    if !scans.is_empty() {
+        kind = LoopKind::Scan;
+        reason = format!(
+            "{} combines the previous element with an associative operator: a prefix scan, offloadable as a parallel scan",
+            scans[0]
+        );
+    } else if !histograms.is_empty() {
+        kind = LoopKind::Histogram;
+        reason = format!(
+            "`{}` is incremented at data-dependent positions: offloadable with atomic updates",
+            histograms[0]
+        );
+    } else if !reductions.is_empty() {
+        kind = LoopKind::Reduction;
+        let verb = if reductions.len() > 1 { "are" } else { "is" };
+        reason = format!(
+            "{} {verb} accumulated across iterations with an associative operator: partial results can be combined in any order",
+            reductions.join(" and ")
+        );
+    } else if let Some((array, count, sample)) = stencil_reads(&by_array, &nest_vars) {
+        kind = LoopKind::Stencil;
+        let written = writes.first().cloned().unwrap_or_default();
+        reason = format!(
+            "each iteration writes its own `{written}` from {count} neighbouring elements of `{array}` (such as `{sample}`), which the loop never writes"
+        );
+    } else {
+        kind = LoopKind::Map;
+        reason = if writes.is_empty() {
+            "iterations are independent: the loop writes nothing another iteration reads"
+                .to_string()
+        } else {
+            if let Some((_, container)) = &f.range_elem {
+                return Verdict {
+                    kind: LoopKind::Map,
+                    reason: format!(
+                        "each iteration writes only its own element of `{container}` and reads nothing another iteration writes"
+                    ),
+                };
+            }
+            let list: Vec<String> = writes.iter().take(3).map(|w| format!("`{w}`")).collect();
+            format!(
+                "each iteration {counter} writes only its own {} and reads nothing another iteration writes",
+                list.join(", ")
+            )
+        };
+    }
+    Verdict { kind, reason }
+}
+
+fn control_hazards(f: &LoopFacts) -> Option<Verdict> {
+    if matches!(f.form, LoopForm::While | LoopForm::Do) {
+        if let Some(w) = f
+            .scalar_writes
+            .iter()
+            .find(|w| w.pointer_chase && f.condition_vars.contains(&w.name))
+        {
+            return Some(Verdict::seq(format!(
+                "pointer chasing: `{}` needs the node the previous iteration reached",
+                w.text.trim_end_matches(';')
+            )));
+        }
+        let cond = f.condition.clone().unwrap_or_default();
+        if let Some(w) = f
+            .scalar_writes
+            .iter()
+            .find(|w| f.condition_vars.contains(&w.name))
+        {
+            return Some(Verdict::seq(format!(
+                "data-dependent exit: the loop runs while `{cond}` holds, and `{}` is computed in the body (line {})",
+                w.name, w.line
+            )));
+        }
+        return Some(Verdict::seq(format!(
+            "a `while` loop: the number of iterations of `{cond}` is not known before it starts"
+        )));
+    }
+    if let Some(problem) = &f.induction_problem {
+        return Some(Verdict::seq(if problem.starts_with("pointer chasing") {
+            problem.clone()
+        } else {
+            format!("no countable iteration space: {problem}")
+        }));
+    }
+    if let Some(e) = &f.exit {
+        return Some(Verdict::seq(format!(
+            "the loop may stop early ({} at line {}), so whether an iteration runs depends on earlier ones",
+            e.what, e.line
+        )));
+    }
+    if let Some(io) = &f.io {
+        return Some(Verdict::seq(format!(
+            "it does I/O ({} at line {}), which must happen in order",
+            io.what, io.line
+        )));
+    }
+    if let Some(a) = &f.alloc {
+        return Some(Verdict::seq(format!(
+            "it allocates or frees memory ({} at line {})",
+            a.what, a.line
+        )));
+    }
+    if let Some((name, line)) = f.unknown_calls.first() {
+        return Some(Verdict::seq(format!(
+            "it calls `{name}` (line {line}), which may have side effects; only known pure math functions are allowed"
+        )));
+    }
+    if let Some(r) = &f.alias_read {
+        let writes_shared =
+            !f.scalar_writes.is_empty() || f.arrays.iter().any(|a| a.write.is_some());
+        if writes_shared {
+            return Some(Verdict::seq(format!(
+                "it reads {} (line {}), which may alias data the loop writes",
+                r.what, r.line
+            )));
+        }
+    }
+    if let Some(w) = &f.opaque_write {
+        return Some(Verdict::seq(format!(
+            "it writes through {} (line {}), which the analysis cannot track",
+            w.what, w.line
+        )));
+    }
+    None
+}
+
+fn scalar_verdict(f: &LoopFacts, reductions: &mut Vec<String>) -> Option<Verdict> {
+    let mut names: Vec<&str> = f.scalar_writes.iter().map(|w| w.name.as_str()).collect();
+    names.sort();
+    names.dedup();
+    for name in names {
+        let writes: Vec<_> = f.scalar_writes.iter().filter(|w| w.name == name).collect();
+        if let Some(w) = writes.iter().find(|w| w.pointer_chase) {
+            return Some(Verdict::seq(format!(
+                "pointer chasing: `{}` needs the node the previous iteration reached",
+                w.text.trim_end_matches(';')
+            )));
+        }
+        let ops: Vec<Option<&String>> = writes.iter().map(|w| w.accumulate.as_ref()).collect();
+        let read_elsewhere = f
+            .scalar_reads
+            .iter()
+            .find(|(n, _, _)| n == name)
+            .map(|(_, line, byte)| (*line, *byte));
+        let single_op = ops.iter().all(|o| o.is_some() && *o == ops[0]);
+        if single_op && read_elsewhere.is_none() {
+            let op = ops[0].cloned().unwrap_or_default();
+            reductions.push(format!("`{name}` (with `{op}`)"));
+            continue;
+        }
+        let w = writes[0];
+        if let Some((line, byte)) = read_elsewhere {
+            let first_write = writes.iter().map(|w| w.byte).min().unwrap_or(usize::MAX);
+            let first_read = f
+                .scalar_reads
+                .iter()
+                .filter(|(n, _, _)| n == name)
+                .map(|(_, _, b)| *b)
+                .min()
+                .unwrap_or(byte);
+            if first_write < first_read && writes.iter().all(|w| w.accumulate.is_none()) {
+                return Some(Verdict::seq(format!(
+                    "`{name}` is declared outside the loop and written by every iteration (line {}); declare it inside the loop so each iteration has its own",
+                    w.line
+                )));
+            }
+            return Some(Verdict::seq(format!(
+                "`{name}` is written in one iteration and read in the next (written line {}, read line {line})",
+                w.line
+            )));
+        }
+        if single_op {
+            continue;
+        }
+        return Some(Verdict::seq(format!(
+            "every iteration overwrites `{name}` (line {}), so only the last value survives; declare it inside the loop if it is a temporary",
+            w.line
+        )));
+    }
+    None
+}
+
+/// Whether two iterations of the counter can write the same element through `w` alone: `a[i + j]`
+/// in an `i, j` nest can, `a[i*m + j]` cannot (row stride assumed at least the row length).
+fn collision(w: &ArrayRef, counter: &str, nest_vars: &[String]) -> Option<Verdict> {
+    for p in w.subs.iter().flatten() {
+        if !p.mentions(counter) {
+            continue;
+        }
+        let Some(ci) = p.coefficient_of(counter) else {
+            return Some(Verdict::seq(format!(
+                "`{}` is not linear in `{counter}` (line {}), so iterations may write the same element",
+                w.text, w.line
+            )));
+        };
+        if ci.as_constant().is_some() {
+            for v in nest_vars.iter().filter(|v| *v != counter) {
+                if let Some(cv) = p.coefficient_of(v) {
+                    if !cv.is_zero() && cv.as_constant().is_some() {
+                        return Some(Verdict::seq(format!(
+                            "`{}` can be written by two different iterations (line {}): `{counter}` and `{v}` both shift it by a constant",
+                            w.text, w.line
+                        )));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+enum Dep {
+    None,
+    Scan,
+    Carried(String),
+}
+
+/// Whether reference `r` touches, in one iteration, what write `w` writes in another.
+fn dependence(w: &ArrayRef, r: &ArrayRef, counter: &str, nest_vars: &[String]) -> Dep {
+    let what = if r.write.is_some() && !r.read {
+        "writes"
+    } else {
+        "reads"
+    };
+    if r.subs.iter().any(Option::is_none) || r.subs.len() != w.subs.len() {
+        return Dep::Carried(format!(
+            "the loop {what} `{}` (line {}) at a position the analysis cannot compare with the write to `{}`",
+            r.text, r.line, w.text
+        ));
+    }
+    let mut carried_dim = None;
+    for (ws, rs) in w.subs.iter().zip(&r.subs) {
+        let (Some(ws), Some(rs)) = (ws, rs) else {
+            continue;
+        };
+        let Some(d) = rs.sub(ws) else {
+            return Dep::Carried(format!("`{}` and `{}` may overlap", r.text, w.text));
+        };
+        if d.is_zero() {
+            if ws.mentions(counter) {
+                // Same element along the counter's dimension: other dimensions differ only within the
+                // iteration.
+                return Dep::None;
+            }
+            continue;
+        }
+        carried_dim = Some((ws.clone(), d));
+        if ws.mentions(counter) {
+            break;
+        }
+    }
+    let Some((ws, d)) = carried_dim else {
+        return Dep::None;
+    };
+    if !ws.mentions(counter) {
+        return Dep::None;
+    }
+    if nest_vars.iter().any(|v| d.mentions(v)) {
+        return Dep::Carried(format!(
+            "the loop {what} `{}` and writes `{}` (line {}), which can be the same element in different iterations",
+            r.text, w.text, w.line
+        ));
+    }
+    let ci = ws.coefficient_of(counter).unwrap_or_default();
+    match d.ratio_to(&ci) {
+        Some(k) if k < 0 && r.write.is_none() => {
+            let is_scan = w
+                .scan_operand
+                .as_ref()
+                .is_some_and(|(_, subs)| *subs == r.subs)
+                && r.operand_of_write.is_some()
+                && k == -1
+                && w.subs.len() == 1;
+            if is_scan {
+                Dep::Scan
+            } else {
+                Dep::Carried(format!(
+                    "iteration {counter} reads {}, written by iteration {counter} - {}",
+                    r.text, -k
+                ))
+            }
+        }
+        Some(k) if k > 0 && r.write.is_none() => Dep::Carried(format!(
+            "iteration {counter} reads {}, which iteration {counter} + {k} overwrites",
+            r.text
+        )),
+        Some(k) => Dep::Carried(format!(
+            "`{}` and `{}` write the same element {} iteration(s) apart",
+            w.text,
+            r.text,
+            k.abs()
+        )),
+        None => Dep::Carried(format!(
+            "the loop {what} `{}` and writes `{}` (line {}), which may be the same element in different iterations",
+            r.text, w.text, w.line
+        )),
+    }
+}
+
+/// An array the loop only reads, at two or more positions a loop-invariant distance apart.
+fn stencil_reads(
+    by_array: &BTreeMap<&str, Vec<&ArrayRef>>,
+    nest_vars: &[String],
+) -> Option<(String, usize, String)> {
+    for (array, refs) in by_array {
+        if refs.iter().any(|r| r.write.is_some()) {
+            continue;
+        }
+        let mut distinct: Vec<(&Vec<Option<Poly>>, &str)> = Vec::new();
+        for r in refs {
+            if r.subs.iter().any(Option::is_none) {
+                continue;
+            }
+            if !r
+                .subs
+                .iter()
+                .flatten()
+                .any(|p| nest_vars.iter().any(|v| p.mentions(v)))
+            {
+                continue;
+            }
+            if !distinct.iter().any(|(s, _)| **s == r.subs) {
+                distinct.push((&r.subs, &r.text));
+            }
+        }
+        if distinct.len() < 2 {
+            continue;
+        }
+        let neighbours = distinct.iter().enumerate().any(|(a, (sa, _))| {
+            distinct.iter().skip(a + 1).any(|(sb, _)| {
+                sa.len() == sb.len()
+                    && sa.iter().zip(sb.iter()).all(|(x, y)| match (x, y) {
+                        (Some(x), Some(y)) => x
+                            .sub(y)
+                            .is_some_and(|d| !nest_vars.iter().any(|v| d.mentions(v))),
+                        _ => false,
+                    })
+            })
+        });
+        if neighbours {
+            return Some((array.to_string(), distinct.len(), distinct[0].1.to_string()));
+        }
+    }
+    None
+}

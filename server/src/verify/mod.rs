@@ -1,5 +1,875 @@
 //! Verification: compile, check against the serial reference, time on the GPU (ARCHITECTURE.md §5).
 //! Issue #6.
+//!
+//! One job: static checks on the candidate → nvcc (harness + candidate, one program) → on a GPU:
+//! run the candidate alone in a sandbox (correctness cases, then timed samples on fresh inputs) →
+//! only then run the serial reference in another sandboxed process (as written and in high
+//! precision) → compare every output → judge the timing (roofline cap, timer check). Every failure
+//! of the candidate is a `VerifyOutcome`; `VerifyError` is only for problems of the region, the
+//! toolchain or this machine.
 
+pub mod cache;
+pub mod compare;
+pub mod diagnostics;
 pub mod gpu;
+pub mod harness;
+pub mod outcome;
+pub mod plan;
+pub mod pool;
+pub mod sandbox;
+pub mod static_check;
+pub mod testdata;
 pub mod toolchain;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use crate::analysis::OffloadRegion;
+
+pub use outcome::{Diagnostic, RewardForm, Timing, VerifyOutcome, reward};
+pub use sandbox::SandboxInfo;
+
+/// Bumped whenever the harness or the judging changes, so cached outcomes are not reused.
+const VERIFIER_VERSION: &str = "verify-1";
+
+/// Roofline ceilings; the defaults were measured on the H200 (ENVIRONMENT.md).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Ceilings {
+    pub bytes_per_s: f64,
+    pub flops_per_s: f64,
+}
+
+impl Default for Ceilings {
+    fn default() -> Self {
+        Ceilings {
+            bytes_per_s: 4.3e12,
+            flops_per_s: 60.9e12,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct VerifyConfig {
+    /// nvcc from the user's configuration (file or CUDA root).
+    pub nvcc: Option<PathBuf>,
+    pub host_cxx: PathBuf,
+    /// Compiles at a time (default: the cores).
+    pub compile_jobs: usize,
+    pub compile_timeout: Duration,
+    pub run_timeout: Duration,
+    pub reference_timeout: Duration,
+    /// Where outcomes and references are cached; `None` disables the cache.
+    pub cache_dir: Option<PathBuf>,
+    pub keep_dirs: bool,
+    /// Run the compiled harness even when no GPU was detected (tests the "no GPU" path for real).
+    pub force_run: bool,
+    pub drop_privileges: bool,
+    /// Seconds of timed samples after the first `min_samples`.
+    pub timed_budget_s: f64,
+    pub ceilings: Ceilings,
+    /// Resident-set cap of the GPU harness (it gets no RLIMIT_AS; see `sandbox`).
+    pub gpu_resident_cap: u64,
+}
+
+impl Default for VerifyConfig {
+    fn default() -> Self {
+        VerifyConfig {
+            nvcc: None,
+            host_cxx: PathBuf::from("g++"),
+            compile_jobs: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2),
+            compile_timeout: Duration::from_secs(180),
+            run_timeout: Duration::from_secs(120),
+            reference_timeout: Duration::from_secs(300),
+            cache_dir: cache::default_dir(),
+            keep_dirs: false,
+            force_run: false,
+            drop_privileges: true,
+            timed_budget_s: 10.0,
+            ceilings: Ceilings::default(),
+            gpu_resident_cap: 32 << 30,
+        }
+    }
+}
+
+/// One verification with its context.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct VerifyReport {
+    pub region: String,
+    #[serde(flatten)]
+    pub outcome: VerifyOutcome,
+    pub summary: String,
+    /// The default (normalized) reward.
+    pub reward: f64,
+    pub raw_reward: f64,
+    pub cached: bool,
+    pub key: String,
+    pub wall_s: f64,
+    pub nvcc: String,
+    pub arch: String,
+    pub gpu: Option<String>,
+    pub sandbox: SandboxInfo,
+    /// The sizes/seeds checked, `n=37 seed=1 dist=0`.
+    pub checked: Vec<String>,
+    /// Kept job directory (with `--keep`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub job_dir: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    #[error(transparent)]
+    Nvcc(#[from] toolchain::NvccError),
+    #[error("this region cannot be verified: {0}")]
+    BadRegion(String),
+    #[error("the serial reference failed ({stage}): {detail}")]
+    Reference { stage: String, detail: String },
+    #[error(transparent)]
+    Sandbox(#[from] sandbox::SandboxError),
+    #[error("job directory: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+pub struct Verifier {
+    cfg: VerifyConfig,
+    nvcc: toolchain::Nvcc,
+    gpus: Result<Vec<gpu::Gpu>, gpu::NoGpu>,
+    arch: String,
+    cache: Option<cache::Cache>,
+    compile_slots: pool::Semaphore,
+    gpu_locks: pool::GpuLocks,
+    reference_locks: Mutex<HashMap<String, Arc<Mutex<()>>>>,
+}
+
+struct ReferenceDirs {
+    native: PathBuf,
+    hp: Option<PathBuf>,
+}
+
+impl Verifier {
+    pub fn new(cfg: VerifyConfig) -> Result<Verifier, VerifyError> {
+        let nvcc = toolchain::find_nvcc(cfg.nvcc.as_deref(), &toolchain::default_project_roots())?;
+        let gpus = gpu::detect_gpus();
+        Ok(Self::with_parts(cfg, nvcc, gpus))
+    }
+
+    pub fn with_parts(
+        cfg: VerifyConfig,
+        nvcc: toolchain::Nvcc,
+        gpus: Result<Vec<gpu::Gpu>, gpu::NoGpu>,
+    ) -> Verifier {
+        let arch = gpus
+            .as_ref()
+            .ok()
+            .and_then(|g| g.first())
+            .map(gpu::Gpu::arch)
+            .unwrap_or_else(|| "sm_90".into());
+        let indices: Vec<u32> = gpus
+            .as_ref()
+            .map(|g| g.iter().map(|x| x.index).collect())
+            .unwrap_or_default();
+        Verifier {
+            cache: cfg.cache_dir.clone().map(cache::Cache::new),
+            compile_slots: pool::Semaphore::new(cfg.compile_jobs),
+            gpu_locks: pool::GpuLocks::new(&indices),
+            reference_locks: Mutex::new(HashMap::new()),
+            cfg,
+            nvcc,
+            gpus,
+            arch,
+        }
+    }
+
+    pub fn gpu_name(&self) -> Option<String> {
+        self.gpus
+            .as_ref()
+            .ok()
+            .and_then(|g| g.first())
+            .map(|g| format!("{} (driver {})", g.name, g.driver))
+    }
+
+    pub fn config(&self) -> &VerifyConfig {
+        &self.cfg
+    }
+
+    fn run_limits(&self) -> sandbox::Limits {
+        sandbox::Limits {
+            wall: self.cfg.run_timeout,
+            cpu_seconds: Some(self.cfg.run_timeout.as_secs() + 10),
+            address_space: None,
+            resident: Some(self.cfg.gpu_resident_cap),
+            processes: Some(64),
+            file_size: Some(4 << 30),
+            output_cap: 64 * 1024,
+            no_network: true,
+            drop_privileges: self.cfg.drop_privileges,
+        }
+    }
+
+    /// Verifies many candidates: compiles in parallel, GPU runs one at a time per GPU.
+    pub fn verify_many(
+        &self,
+        jobs: &[(OffloadRegion, String)],
+    ) -> Vec<Result<VerifyReport, VerifyError>> {
+        let workers = self.cfg.compile_jobs.max(1) + self.gpu_locks_len();
+        pool::map_parallel(jobs, workers, |i, (region, src)| {
+            self.verify_hinted(region, src, i)
+        })
+    }
+
+    fn gpu_locks_len(&self) -> usize {
+        self.gpus.as_ref().map(|g| g.len()).unwrap_or(1)
+    }
+
+    pub fn verify(
+        &self,
+        region: &OffloadRegion,
+        candidate: &str,
+    ) -> Result<VerifyReport, VerifyError> {
+        self.verify_hinted(region, candidate, 0)
+    }
+
+    fn verify_hinted(
+        &self,
+        region: &OffloadRegion,
+        candidate: &str,
+        hint: usize,
+    ) -> Result<VerifyReport, VerifyError> {
+        let start = Instant::now();
+        harness::validate_region(region).map_err(VerifyError::BadRegion)?;
+        let plan = plan::plan_for(
+            region,
+            u64::from_str_radix(&cache::hash(&[region.source.as_bytes()])[..15], 16).unwrap_or(7),
+        );
+        let plan_txt = harness::plan_text(&plan, self.cfg.timed_budget_s);
+        let cand_prog = harness::candidate_program(region, candidate);
+        let ref_prog = harness::reference_program(region);
+        let gpu_id = self.gpu_name().unwrap_or_else(|| "none".into());
+        let key = cache::hash(&[
+            VERIFIER_VERSION.as_bytes(),
+            cand_prog.as_bytes(),
+            ref_prog.as_bytes(),
+            plan_txt.as_bytes(),
+            self.nvcc.version.as_bytes(),
+            self.nvcc.path.as_os_str().as_encoded_bytes(),
+            self.arch.as_bytes(),
+            gpu_id.as_bytes(),
+            &[self.cfg.force_run as u8],
+        ]);
+        let mut checked: Vec<String> = plan
+            .cases
+            .iter()
+            .map(|c| format!("{} seed={} dist={}", c.describe_size(), c.seed, c.dist))
+            .collect();
+        for i in &plan.checked_samples {
+            checked.push(format!(
+                "{} seed={} dist={} (timed sample {i})",
+                plan.timed.describe_size(),
+                plan.timed.seed + *i as u64,
+                i % 2
+            ));
+        }
+        let report = |outcome: VerifyOutcome, cached: bool, job_dir: Option<String>| VerifyReport {
+            region: region.name.clone(),
+            summary: outcome.summary(),
+            reward: reward(&outcome, RewardForm::default()),
+            raw_reward: reward(&outcome, RewardForm::Raw),
+            outcome,
+            cached,
+            key: key.clone(),
+            wall_s: start.elapsed().as_secs_f64(),
+            nvcc: format!("{} ({})", self.nvcc.version, self.nvcc.path.display()),
+            arch: self.arch.clone(),
+            gpu: self.gpu_name(),
+            sandbox: sandbox::info(&self.run_limits()),
+            checked: checked.clone(),
+            job_dir,
+        };
+        if let Some(reason) = static_check::check(region, candidate) {
+            return Ok(report(VerifyOutcome::Rejected { reason }, false, None));
+        }
+        if let Some(c) = &self.cache
+            && let Some(o) = c.get(&key)
+        {
+            return Ok(report(o, true, None));
+        }
+        let job = tempfile::Builder::new()
+            .prefix("cuda-offload-verify-")
+            .tempdir()?;
+        let outcome = self.run_job(
+            region,
+            &cand_prog,
+            &ref_prog,
+            &plan,
+            &plan_txt,
+            job.path(),
+            hint,
+        )?;
+        if let Some(c) = &self.cache
+            && !matches!(outcome, VerifyOutcome::Timeout { .. })
+        {
+            c.put(&key, &outcome);
+        }
+        let kept = if self.cfg.keep_dirs {
+            let p = job.keep();
+            Some(p.display().to_string())
+        } else {
+            None
+        };
+        Ok(report(outcome, false, kept))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn run_job(
+        &self,
+        region: &OffloadRegion,
+        cand_prog: &str,
+        ref_prog: &str,
+        plan: &plan::Plan,
+        plan_txt: &str,
+        job: &Path,
+        hint: usize,
+    ) -> Result<VerifyOutcome, VerifyError> {
+        let build = job.join("build");
+        std::fs::create_dir_all(&build)?;
+        std::fs::write(build.join("harness.cu"), cand_prog)?;
+        let exe = build.join("candidate");
+        {
+            let _slot = self.compile_slots.acquire();
+            let lib = self.nvcc.cuda_home.join("lib");
+            let mut args = vec![
+                "-O3".to_string(),
+                "-std=c++17".into(),
+                format!("-arch={}", self.arch),
+                "-o".into(),
+                exe.display().to_string(),
+                "harness.cu".into(),
+            ];
+            if lib.is_dir() {
+                args.push(format!("-L{}", lib.display()));
+            }
+            let r = sandbox::run(&self.nvcc.path, &args, &build, &[], &self.compile_limits())?;
+            match r.exit {
+                sandbox::Exit::Code(0) => {}
+                sandbox::Exit::TimedOut => {
+                    return Ok(VerifyOutcome::Timeout {
+                        seconds: r.wall.as_secs_f64(),
+                        stage: "compile".into(),
+                    });
+                }
+                _ => {
+                    let text = format!("{}\n{}", r.stdout, r.stderr);
+                    return Ok(VerifyOutcome::CompileError {
+                        diagnostics: diagnostics::parse(
+                            &text,
+                            &region.gpu_entry_name(),
+                            &region.signature_named(&region.gpu_entry_name()),
+                        ),
+                    });
+                }
+            }
+        }
+        if let Err(no) = &self.gpus
+            && !self.cfg.force_run
+        {
+            return Ok(VerifyOutcome::CompiledNotRun {
+                reason: "no GPU".into(),
+                detail: no.reason.clone(),
+            });
+        }
+
+        // The candidate runs alone: the reference's outputs do not exist yet.
+        let run = job.join("run");
+        std::fs::create_dir_all(&run)?;
+        let bin = run.join("candidate");
+        std::fs::copy(&exe, &bin)?;
+        std::fs::write(run.join("plan.txt"), plan_txt)?;
+        sandbox::hand_over(&run)?;
+        let detected = self.gpus.is_ok();
+        let r = {
+            let (gpu_index, _guard) = self.gpu_locks.acquire(hint);
+            let env = vec![("CUDA_VISIBLE_DEVICES".to_string(), gpu_index.to_string())];
+            let args = vec![".".to_string()];
+            let mut limits = self.run_limits();
+            let mut r = sandbox::run(&bin, &args, &run, &env, &limits)?;
+            // Some drivers only open their device nodes to root: then run without the uid drop
+            // rather than report a GPU that is there as missing.
+            if detected
+                && r.exit == sandbox::Exit::Code(20)
+                && limits.drop_privileges
+                && sandbox::is_root()
+            {
+                tracing::warn!(
+                    "GPU not usable as an unprivileged uid; running the candidate as root"
+                );
+                limits.drop_privileges = false;
+                r = sandbox::run(&bin, &args, &run, &env, &limits)?;
+            }
+            r
+        };
+        if let Some(o) = candidate_exit(&r) {
+            return Ok(o);
+        }
+
+        let refs = self.reference(region, ref_prog, plan_txt, job)?;
+        if let Some(o) = self.compare(region, plan, &run, &refs)? {
+            return Ok(o);
+        }
+        self.judge_timing(region, plan, &run, &refs)
+    }
+
+    fn compile_limits(&self) -> sandbox::Limits {
+        sandbox::Limits {
+            wall: self.cfg.compile_timeout,
+            cpu_seconds: Some(self.cfg.compile_timeout.as_secs() + 10),
+            address_space: None,
+            resident: Some(8 << 30),
+            processes: None,
+            file_size: Some(1 << 30),
+            output_cap: 64 * 1024,
+            no_network: true,
+            drop_privileges: false,
+        }
+    }
+
+    fn reference_limits(&self) -> sandbox::Limits {
+        sandbox::Limits {
+            wall: self.cfg.reference_timeout,
+            cpu_seconds: Some(self.cfg.reference_timeout.as_secs() + 10),
+            address_space: Some(32 << 30),
+            resident: None,
+            processes: Some(64),
+            file_size: Some(4 << 30),
+            output_cap: 64 * 1024,
+            no_network: true,
+            drop_privileges: self.cfg.drop_privileges,
+        }
+    }
+
+    /// Compiles and runs the reference (as written and promoted), or takes it from the cache.
+    fn reference(
+        &self,
+        region: &OffloadRegion,
+        ref_prog: &str,
+        plan_txt: &str,
+        job: &Path,
+    ) -> Result<ReferenceDirs, VerifyError> {
+        let key = cache::hash(&[
+            VERIFIER_VERSION.as_bytes(),
+            ref_prog.as_bytes(),
+            plan_txt.as_bytes(),
+            self.cfg.host_cxx.as_os_str().as_encoded_bytes(),
+        ]);
+        let lock = {
+            let mut m = self
+                .reference_locks
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            m.entry(key.clone()).or_default().clone()
+        };
+        let _held = lock.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(c) = &self.cache
+            && let Some(native) = c.reference(&format!("{key}-native"))
+        {
+            return Ok(ReferenceDirs {
+                native,
+                hp: c.reference(&format!("{key}-hp")),
+            });
+        }
+        let dir = job.join("reference");
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(dir.join("reference.cpp"), ref_prog)?;
+        let native = self.build_and_run_reference(&dir, false, plan_txt)?;
+        let needs_hp = plan::outputs(region).any(|p| plan::is_float_type(&p.elem_type));
+        let hp = if needs_hp {
+            match self.build_and_run_reference(&dir, true, plan_txt) {
+                Ok(d) => Some(d),
+                Err(e) => {
+                    tracing::warn!(
+                        "high-precision reference unavailable, comparing with the serial code as written: {e}"
+                    );
+                    None
+                }
+            }
+        } else {
+            None
+        };
+        let Some(c) = &self.cache else {
+            return Ok(ReferenceDirs { native, hp });
+        };
+        let native = c
+            .store_reference(&format!("{key}-native"), &native)
+            .unwrap_or(native);
+        let hp = hp.map(|h| c.store_reference(&format!("{key}-hp"), &h).unwrap_or(h));
+        Ok(ReferenceDirs { native, hp })
+    }
+
+    fn build_and_run_reference(
+        &self,
+        dir: &Path,
+        hp: bool,
+        plan_txt: &str,
+    ) -> Result<PathBuf, VerifyError> {
+        let name = if hp { "hp" } else { "native" };
+        let exe = dir.join(format!("reference_{name}"));
+        let mut args: Vec<String> = if hp {
+            vec!["-O2".into()]
+        } else {
+            // The serial baseline gets the host compiler's best: an honest speedup.
+            vec!["-O3".into(), "-march=native".into()]
+        };
+        args.extend([
+            "-std=c++17".into(),
+            format!("-DCO_HP={}", hp as u8),
+            "-o".into(),
+            exe.display().to_string(),
+            "reference.cpp".into(),
+        ]);
+        let r = sandbox::run(&self.cfg.host_cxx, &args, dir, &[], &self.compile_limits())?;
+        if r.exit != sandbox::Exit::Code(0) {
+            return Err(VerifyError::Reference {
+                stage: format!("compile ({name})"),
+                detail: tail(&r.stderr, 2000),
+            });
+        }
+        let out = dir.join(name);
+        std::fs::create_dir_all(&out)?;
+        std::fs::copy(&exe, out.join("reference"))?;
+        std::fs::write(out.join("plan.txt"), plan_txt)?;
+        sandbox::hand_over(&out)?;
+        let r = sandbox::run(
+            &out.join("reference"),
+            &[".".to_string()],
+            &out,
+            &[],
+            &self.reference_limits(),
+        )?;
+        if r.exit != sandbox::Exit::Code(0) {
+            return Err(VerifyError::Reference {
+                stage: format!("run ({name}): {:?}", r.exit),
+                detail: tail(&r.stderr, 2000),
+            });
+        }
+        Ok(out)
+    }
+
+    fn compare(
+        &self,
+        region: &OffloadRegion,
+        plan: &plan::Plan,
+        run: &Path,
+        refs: &ReferenceDirs,
+    ) -> Result<Option<VerifyOutcome>, VerifyError> {
+        let mut checks: Vec<(String, &plan::Case, u64)> = plan
+            .cases
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (format!("c{i}"), c, c.seed))
+            .collect();
+        for i in &plan.checked_samples {
+            checks.push((format!("t{i}"), &plan.timed, plan.timed.seed + *i as u64));
+        }
+        for (tag, case, seed) in checks {
+            let terms = terms_per_output(region, case);
+            for p in plan::outputs(region) {
+                let file = format!("{tag}_{}.bin", p.name);
+                let got_path = run.join(&file);
+                if !got_path.is_file() {
+                    return Ok(Some(VerifyOutcome::Crash {
+                        reason: format!("the harness wrote no {file}"),
+                        stderr: String::new(),
+                    }));
+                }
+                let mismatch = if plan::is_float_type(&p.elem_type) {
+                    let native = read(&refs.native.join(&file))?;
+                    let hp = match &refs.hp {
+                        Some(h) => read(&h.join(&file))?,
+                        None => native.clone(),
+                    };
+                    let got = read(&got_path)?;
+                    compare::compare_floats(
+                        &native,
+                        &hp,
+                        &got,
+                        compare::Tolerance::for_type(&p.elem_type, terms),
+                    )
+                } else {
+                    let expected = compare::read_i64(&refs.native.join(&file)).map_err(ref_err)?;
+                    let got = compare::read_i64(&got_path).map_err(ref_err)?;
+                    compare::compare_ints(&expected, &got)
+                };
+                if let Some(m) = mismatch {
+                    return Ok(Some(VerifyOutcome::Wrong {
+                        param: p.name.clone(),
+                        index: m.index,
+                        expected: m.expected,
+                        got: m.got,
+                        size: case.describe_size(),
+                        seed,
+                    }));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    fn judge_timing(
+        &self,
+        region: &OffloadRegion,
+        plan: &plan::Plan,
+        run: &Path,
+        refs: &ReferenceDirs,
+    ) -> Result<VerifyOutcome, VerifyError> {
+        let timing = std::fs::read_to_string(run.join("timing.txt")).unwrap_or_default();
+        let mut kernel = Vec::new();
+        let mut e2e = Vec::new();
+        let mut wall = Vec::new();
+        for line in timing.lines() {
+            let v: Vec<f64> = line
+                .split_whitespace()
+                .filter_map(|x| x.parse().ok())
+                .collect();
+            if v.len() == 3 {
+                kernel.push(v[0]);
+                e2e.push(v[1]);
+                wall.push(v[2]);
+            }
+        }
+        if kernel.is_empty() {
+            return Ok(VerifyOutcome::Crash {
+                reason: "no timed samples were recorded".into(),
+                stderr: String::new(),
+            });
+        }
+        let serial_text =
+            std::fs::read_to_string(refs.native.join("serial.txt")).unwrap_or_default();
+        let mut serial: Vec<f64> = serial_text
+            .lines()
+            .filter_map(|l| l.trim().parse().ok())
+            .collect();
+        let serial_ms = percentile(&mut serial, 0.5);
+        let floor_s = plan::work_at(region, &plan.timed).map(|(bytes, flops)| {
+            (bytes / self.cfg.ceilings.bytes_per_s).max(flops / self.cfg.ceilings.flops_per_s)
+        });
+        let k = Stats::of(&mut kernel);
+        let e = Stats::of(&mut e2e);
+        let w = percentile(&mut wall, 0.5);
+        let roofline_fraction = floor_s.map(|f| f * 1e3 / k.median.max(1e-9));
+        if let Some(reason) = judge(k.median, w, roofline_fraction) {
+            return Ok(VerifyOutcome::Rejected { reason });
+        }
+        Ok(VerifyOutcome::Correct(Timing {
+            kernel_ms: k.median,
+            kernel_p10_ms: k.p10,
+            kernel_p90_ms: k.p90,
+            end_to_end_ms: e.median,
+            end_to_end_p10_ms: e.p10,
+            end_to_end_p90_ms: e.p90,
+            serial_ms,
+            speedup: serial_ms / k.median.max(1e-9),
+            end_to_end_speedup: serial_ms / e.median.max(1e-9),
+            roofline_fraction,
+            samples: kernel.len(),
+            noise: k.rse,
+            size: plan.timed.describe_size(),
+        }))
+    }
+}
+
+/// Rejects timings that cannot be honest: faster than the roofline allows, or a GPU timer that
+/// disagrees with the host's wall clock around the same call.
+pub fn judge(kernel_ms: f64, host_wall_ms: f64, roofline_fraction: Option<f64>) -> Option<String> {
+    if let Some(r) = roofline_fraction
+        && r > 1.05
+    {
+        return Some(format!(
+            "impossible speed: {:.0}% of the roofline floor (above 105%): a bug or a hack",
+            r * 100.0
+        ));
+    }
+    if kernel_ms <= 0.0 || kernel_ms < 0.5 * host_wall_ms - 0.05 {
+        return Some(format!(
+            "the GPU timer says {kernel_ms:.4} ms but the host saw {host_wall_ms:.4} ms around the same call"
+        ));
+    }
+    None
+}
+
+fn ref_err(e: compare::ReadError) -> VerifyError {
+    VerifyError::Reference {
+        stage: "read outputs".into(),
+        detail: e.to_string(),
+    }
+}
+
+fn read(path: &Path) -> Result<Vec<f64>, VerifyError> {
+    compare::read_f64(path).map_err(ref_err)
+}
+
+fn terms_per_output(region: &OffloadRegion, case: &plan::Case) -> f64 {
+    let mut vars: HashMap<String, f64> = case
+        .sizes
+        .iter()
+        .map(|(n, v)| (n.clone(), *v as f64))
+        .collect();
+    for p in &region.params {
+        vars.entry(p.name.clone()).or_insert(1000.0);
+    }
+    let iters = plan::eval(&region.work.iterations, &vars).unwrap_or(1.0);
+    let outs: f64 = plan::outputs(region)
+        .filter_map(|p| p.extent.as_deref())
+        .filter_map(|e| plan::eval(e, &vars).ok())
+        .sum();
+    iters / outs.max(1.0)
+}
+
+/// The verdict hidden in the candidate harness's exit, if it is one.
+fn candidate_exit(r: &sandbox::RunResult) -> Option<VerifyOutcome> {
+    let first = |prefix: &str| {
+        r.stderr
+            .lines()
+            .find(|l| l.starts_with(prefix))
+            .map(|l| l.trim().to_string())
+    };
+    match r.exit {
+        sandbox::Exit::Code(0) => None,
+        sandbox::Exit::TimedOut => Some(VerifyOutcome::Timeout {
+            seconds: r.wall.as_secs_f64(),
+            stage: "candidate run".into(),
+        }),
+        sandbox::Exit::OutOfMemory => Some(VerifyOutcome::Crash {
+            reason: "killed: host memory above the sandbox's cap".into(),
+            stderr: tail(&r.stderr, 2000),
+        }),
+        sandbox::Exit::Signal(s) => Some(VerifyOutcome::Crash {
+            reason: format!("killed by signal {s} ({})", signal_name(s)),
+            stderr: tail(&r.stderr, 2000),
+        }),
+        sandbox::Exit::Code(20) => Some(VerifyOutcome::CompiledNotRun {
+            reason: "no GPU".into(),
+            detail: first("NO_GPU").unwrap_or_else(|| tail(&r.stderr, 300)),
+        }),
+        sandbox::Exit::Code(10) => Some(VerifyOutcome::Crash {
+            reason: first("CUDA_ERROR").unwrap_or_else(|| "CUDA error".into()),
+            stderr: tail(&r.stderr, 2000),
+        }),
+        sandbox::Exit::Code(11) => Some(VerifyOutcome::Rejected {
+            reason: format!(
+                "modified its input `{}` (inputs must be unchanged)",
+                first("INPUT_MODIFIED")
+                    .and_then(|l| l.split_whitespace().nth(1).map(str::to_string))
+                    .unwrap_or_default()
+            ),
+        }),
+        sandbox::Exit::Code(c) => Some(VerifyOutcome::Crash {
+            reason: format!("exit code {c}"),
+            stderr: tail(&r.stderr, 2000),
+        }),
+    }
+}
+
+fn signal_name(s: i32) -> &'static str {
+    match s {
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGKILL => "SIGKILL",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGXCPU => "SIGXCPU: CPU time limit",
+        libc::SIGXFSZ => "SIGXFSZ: file size limit",
+        libc::SIGILL => "SIGILL",
+        _ => "signal",
+    }
+}
+
+fn tail(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut start = s.len() - max;
+    while !s.is_char_boundary(start) {
+        start += 1;
+    }
+    s[start..].to_string()
+}
+
+struct Stats {
+    median: f64,
+    p10: f64,
+    p90: f64,
+    rse: f64,
+}
+
+impl Stats {
+    fn of(v: &mut [f64]) -> Stats {
+        let n = v.len() as f64;
+        let mean = v.iter().sum::<f64>() / n.max(1.0);
+        let var = if v.len() > 1 {
+            v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)
+        } else {
+            0.0
+        };
+        Stats {
+            median: percentile(v, 0.5),
+            p10: percentile(v, 0.1),
+            p90: percentile(v, 0.9),
+            rse: if mean > 0.0 {
+                (var / n).sqrt() / mean
+            } else {
+                0.0
+            },
+        }
+    }
+}
+
+/// Nearest-rank percentile (sorts `v`); 0 for an empty slice.
+pub fn percentile(v: &mut [f64], q: f64) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let idx = ((q * v.len() as f64).ceil() as usize).clamp(1, v.len()) - 1;
+    v[idx]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn judge_rejects_impossible_speed_and_timer_tampering() {
+        assert!(judge(1.0, 1.01, Some(0.9)).is_none());
+        assert!(judge(1.0, 1.0, Some(1.3)).unwrap().contains("impossible"));
+        assert!(judge(0.001, 5.0, Some(0.5)).unwrap().contains("host saw"));
+        assert!(judge(0.0, 0.0, None).is_some());
+        // Launch overhead alone does not trip the timer check.
+        assert!(judge(0.01, 0.04, None).is_none());
+    }
+
+    #[test]
+    fn percentiles_are_nearest_rank() {
+        let mut v: Vec<f64> = (1..=10).map(f64::from).collect();
+        assert_eq!(percentile(&mut v, 0.5), 5.0);
+        assert_eq!(percentile(&mut v, 0.1), 1.0);
+        assert_eq!(percentile(&mut v, 0.9), 9.0);
+        assert_eq!(percentile(&mut [], 0.5), 0.0);
+    }
+
+    #[test]
+    fn terms_per_output_sees_reductions() {
+        let case = |n: i64| plan::Case {
+            sizes: vec![("n".into(), n)],
+            seed: 1,
+            dist: 0,
+        };
+        let dot = testdata::region("dot");
+        assert_eq!(terms_per_output(&dot, &case(1000)), 1000.0);
+        let saxpy = testdata::region("saxpy");
+        assert_eq!(terms_per_output(&saxpy, &case(1000)), 1.0);
+    }
+}

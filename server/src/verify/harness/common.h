@@ -1,0 +1,157 @@
+// Shared by the reference and the candidate harness: the plan reader, the seeded input generator and
+// the output writer. Both programs must generate bit-identical inputs from the same (seed, dist).
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+static inline uint64_t co_mix(uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+struct CoRng {
+    uint64_t s;
+    uint64_t next() { s += 0x9e3779b97f4a7c15ULL; return co_mix(s); }
+    // Uniform in [0, 1) with 53 bits.
+    double unit() { return (double)(next() >> 11) * (1.0 / 9007199254740992.0); }
+};
+
+static CoRng co_rng(uint64_t seed, uint64_t stream) {
+    return CoRng{co_mix(seed * 0x100000001b3ULL ^ (stream * 0x2545f4914f6cdd1dULL))};
+}
+
+static const double co_pow10[7] = {1e-3, 1e-2, 1e-1, 1.0, 1e1, 1e2, 1e3};
+
+// dist 0: uniform in [-1, 1]; dist 1: both signs, magnitudes 1e-3..2e3 (table, not pow: identical
+// everywhere and fast). Integers: dist 0 in [-100, 100], dist 1 in [-100000, 100000]; a spec's
+// min/max (already evaluated) overrides either end.
+template <class T>
+static T co_value(CoRng& r, int dist, bool has_lo, double lo, bool has_hi, double hi) {
+    if (std::is_floating_point<T>::value) {
+        if (has_lo || has_hi) {
+            double a = has_lo ? lo : (has_hi ? hi - 1.0 : -1.0);
+            double b = has_hi ? hi : a + 1.0;
+            return (T)(a + (b - a) * r.unit());
+        }
+        double u = r.unit() * 2.0 - 1.0;
+        if (dist == 0) return (T)u;
+        double mag = co_pow10[r.next() % 7] * (1.0 + r.unit());
+        return (T)(u < 0 ? -mag : mag);
+    }
+    long long a = dist == 0 ? -100 : -100000, b = dist == 0 ? 100 : 100000;
+    if (std::is_unsigned<T>::value && a < 0) a = 0;
+    if (has_lo) a = (long long)lo;
+    if (has_hi) b = (long long)hi;
+    if (b < a) b = a;
+    unsigned long long span = (unsigned long long)(b - a) + 1ULL;
+    return (T)(a + (long long)(r.next() % span));
+}
+
+template <class T>
+static void co_fill(T* p, long long len, CoRng r, int dist, bool has_lo, double lo, bool has_hi,
+                    double hi, bool sorted, bool perm) {
+    if (perm) {
+        for (long long i = 0; i < len; ++i) p[i] = (T)i;
+        for (long long i = len - 1; i > 0; --i) {
+            long long j = (long long)(r.next() % (unsigned long long)(i + 1));
+            T t = p[i]; p[i] = p[j]; p[j] = t;
+        }
+        return;
+    }
+    for (long long i = 0; i < len; ++i) p[i] = co_value<T>(r, dist, has_lo, lo, has_hi, hi);
+    if (sorted) std::sort(p, p + len);
+}
+
+// Outputs start as seeded garbage: an untouched element never matches by luck, and both programs
+// start from the same garbage so elements the loop does not write compare equal.
+template <class T>
+static void co_garbage(T* p, long long len, CoRng r) {
+    for (long long i = 0; i < len; ++i) {
+        if (std::is_floating_point<T>::value) p[i] = (T)(-7777.0 - 1000.0 * r.unit());
+        else p[i] = (T)(r.next() | 1ULL);
+    }
+}
+
+static long long co_ext(long long e) { return e < 1 ? 1 : e; }
+
+// Floats travel as float64, integers as int64 (little endian, no header).
+template <class T>
+static bool co_write(const std::string& path, const T* p, long long len) {
+    FILE* f = std::fopen(path.c_str(), "wb");
+    if (!f) return false;
+    const long long chunk = 1 << 16;
+    if (std::is_floating_point<T>::value) {
+        std::vector<double> buf(chunk);
+        for (long long i = 0; i < len; i += chunk) {
+            long long m = std::min(chunk, len - i);
+            for (long long k = 0; k < m; ++k) buf[k] = (double)p[i + k];
+            std::fwrite(buf.data(), sizeof(double), (size_t)m, f);
+        }
+    } else {
+        std::vector<long long> buf(chunk);
+        for (long long i = 0; i < len; i += chunk) {
+            long long m = std::min(chunk, len - i);
+            for (long long k = 0; k < m; ++k) buf[k] = (long long)p[i + k];
+            std::fwrite(buf.data(), sizeof(long long), (size_t)m, f);
+        }
+    }
+    return std::fclose(f) == 0;
+}
+
+struct CoItem {
+    std::string kind, tag;
+    unsigned long long seed = 0;
+    int dist = 0, warmups = 0, min_samples = 0, max_samples = 0, reps = 0;
+    double budget_s = 0;
+    std::vector<int> checked;
+    std::vector<long long> sizes;
+};
+
+// plan.txt, one item a line:
+//   case <tag> <seed> <dist> <k> <s1..sk>
+//   timed <seed> <warmups> <min> <max> <budget_s> <c> <i1..ic> <k> <s1..sk>
+//   serial <seed> <dist> <reps> <k> <s1..sk>
+static std::vector<CoItem> co_read_plan(const char* path) {
+    std::vector<CoItem> items;
+    FILE* f = std::fopen(path, "r");
+    if (!f) { std::fprintf(stderr, "PLAN cannot open %s\n", path); std::exit(12); }
+    char word[64];
+    while (std::fscanf(f, "%63s", word) == 1) {
+        CoItem it;
+        it.kind = word;
+        int k = 0, ok = 1;
+        if (it.kind == "case") {
+            char tag[64];
+            ok = std::fscanf(f, "%63s %llu %d %d", tag, &it.seed, &it.dist, &k) == 4;
+            it.tag = tag;
+        } else if (it.kind == "timed") {
+            int c = 0;
+            ok = std::fscanf(f, "%llu %d %d %d %lf %d", &it.seed, &it.warmups, &it.min_samples,
+                             &it.max_samples, &it.budget_s, &c) == 6;
+            for (int i = 0; ok && i < c; ++i) { int v; ok = std::fscanf(f, "%d", &v) == 1; it.checked.push_back(v); }
+            ok = ok && std::fscanf(f, "%d", &k) == 1;
+        } else if (it.kind == "serial") {
+            ok = std::fscanf(f, "%llu %d %d %d", &it.seed, &it.dist, &it.reps, &k) == 4;
+        } else {
+            ok = 0;
+        }
+        for (int i = 0; ok && i < k; ++i) { long long v; ok = std::fscanf(f, "%lld", &v) == 1; it.sizes.push_back(v); }
+        if (!ok) { std::fprintf(stderr, "PLAN malformed item %s\n", word); std::exit(12); }
+        items.push_back(it);
+    }
+    std::fclose(f);
+    return items;
+}
+
+static double co_ms_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}

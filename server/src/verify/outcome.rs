@@ -1,0 +1,243 @@
+//! What verifying one candidate concluded, and the search's reward for it (ARCHITECTURE.md §4, §5).
+
+use serde::{Deserialize, Serialize};
+
+/// One compiler message, mapped onto the candidate's own lines where it points into the candidate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Diagnostic {
+    /// 1-based line in the candidate file; `None` for messages about the harness or the link.
+    pub line: Option<usize>,
+    pub severity: String,
+    pub message: String,
+}
+
+/// Times in milliseconds; `samples` timed runs after the warm-ups.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Timing {
+    pub kernel_ms: f64,
+    pub kernel_p10_ms: f64,
+    pub kernel_p90_ms: f64,
+    pub end_to_end_ms: f64,
+    pub end_to_end_p10_ms: f64,
+    pub end_to_end_p90_ms: f64,
+    /// Median serial CPU time of the reference (std::chrono, ≥5 runs).
+    pub serial_ms: f64,
+    /// serial / kernel-only (the paper's convention).
+    pub speedup: f64,
+    pub end_to_end_speedup: f64,
+    /// Roofline floor over the measured kernel time; `None` when the region has no work estimate.
+    pub roofline_fraction: Option<f64>,
+    pub samples: usize,
+    /// Relative standard error of the mean kernel time.
+    pub noise: f64,
+    /// The sizes the timed runs used, `n=...`.
+    pub size: String,
+}
+
+/// The verdict on one candidate. Every stage ends in exactly one of these; none of them is a
+/// server error.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum VerifyOutcome {
+    /// Refused before or after running: static checks on the source, modified inputs, impossible
+    /// speed, timer tampering.
+    Rejected {
+        reason: String,
+    },
+    CompileError {
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// Compiled, but there is no GPU to run it on: ranked by compile success only, unverified.
+    CompiledNotRun {
+        reason: String,
+        detail: String,
+    },
+    /// Died: a signal, a CUDA error, an exit code the harness does not use.
+    Crash {
+        reason: String,
+        stderr: String,
+    },
+    Timeout {
+        seconds: f64,
+        stage: String,
+    },
+    /// First mismatch against the serial reference.
+    Wrong {
+        param: String,
+        index: usize,
+        expected: String,
+        got: String,
+        size: String,
+        seed: u64,
+    },
+    Correct(Timing),
+}
+
+impl VerifyOutcome {
+    pub fn verdict(&self) -> &'static str {
+        match self {
+            VerifyOutcome::Rejected { .. } => "rejected",
+            VerifyOutcome::CompileError { .. } => "compile_error",
+            VerifyOutcome::CompiledNotRun { .. } => "compiled_not_run",
+            VerifyOutcome::Crash { .. } => "crash",
+            VerifyOutcome::Timeout { .. } => "timeout",
+            VerifyOutcome::Wrong { .. } => "wrong",
+            VerifyOutcome::Correct(_) => "correct",
+        }
+    }
+
+    pub fn compiled(&self) -> bool {
+        !matches!(
+            self,
+            VerifyOutcome::CompileError { .. } | VerifyOutcome::Rejected { .. }
+        )
+    }
+
+    /// One line for people.
+    pub fn summary(&self) -> String {
+        match self {
+            VerifyOutcome::Rejected { reason } => format!("rejected: {reason}"),
+            VerifyOutcome::CompileError { diagnostics } => {
+                let first = diagnostics
+                    .iter()
+                    .find(|d| d.severity == "error")
+                    .or(diagnostics.first());
+                match first {
+                    Some(d) => match d.line {
+                        Some(l) => format!("compile error at line {l}: {}", d.message),
+                        None => format!("compile error: {}", d.message),
+                    },
+                    None => "compile error".into(),
+                }
+            }
+            VerifyOutcome::CompiledNotRun { reason, detail } => {
+                format!("compiled; not run: {reason} ({detail})")
+            }
+            VerifyOutcome::Crash { reason, .. } => format!("crash: {reason}"),
+            VerifyOutcome::Timeout { seconds, stage } => {
+                format!("timeout after {seconds:.1} s ({stage})")
+            }
+            VerifyOutcome::Wrong {
+                param,
+                index,
+                expected,
+                got,
+                size,
+                seed,
+            } => format!(
+                "wrong: {param}[{index}] = {got}, expected {expected} (size {size}, seed {seed})"
+            ),
+            VerifyOutcome::Correct(t) => {
+                let roof = t
+                    .roofline_fraction
+                    .map(|r| format!(", roofline {:.0}%", r * 100.0))
+                    .unwrap_or_default();
+                format!(
+                    "correct: kernel {:.4} ms (p10 {:.4}, p90 {:.4}), end-to-end {:.3} ms, serial {:.3} ms, \
+                     speedup {:.1}x{roof}, {} samples, noise {:.2}%",
+                    t.kernel_ms,
+                    t.kernel_p10_ms,
+                    t.kernel_p90_ms,
+                    t.end_to_end_ms,
+                    t.serial_ms,
+                    t.speedup,
+                    t.samples,
+                    t.noise * 100.0
+                )
+            }
+        }
+    }
+}
+
+/// How the search turns an outcome into a reward (ARCHITECTURE.md §4).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "form", rename_all = "snake_case")]
+pub enum RewardForm {
+    /// The default: the positive part in (0, 1] (roofline fraction when known, else
+    /// log2(speedup)/log2(speedup_cap)), so that it does not drown P-UCB's exploration term.
+    Normalized { speedup_cap: f64 },
+    /// The paper's form: raw speedup (for the ablation).
+    Raw,
+}
+
+impl Default for RewardForm {
+    fn default() -> Self {
+        RewardForm::Normalized {
+            speedup_cap: 1024.0,
+        }
+    }
+}
+
+/// `-1` unless correct; `speedup - 1` when slower than serial; else the chosen positive form.
+/// A candidate that compiled but could not run (no GPU) gets 0: ranked above failures only.
+pub fn reward(outcome: &VerifyOutcome, form: RewardForm) -> f64 {
+    let t = match outcome {
+        VerifyOutcome::Correct(t) => t,
+        VerifyOutcome::CompiledNotRun { .. } => return 0.0,
+        _ => return -1.0,
+    };
+    if t.speedup < 1.0 {
+        return t.speedup - 1.0;
+    }
+    match form {
+        RewardForm::Raw => t.speedup,
+        RewardForm::Normalized { speedup_cap } => match t.roofline_fraction {
+            Some(r) if r > 0.0 => r.min(1.0),
+            _ => {
+                let cap = speedup_cap.max(2.0);
+                (t.speedup.log2() / cap.log2()).clamp(0.0, 1.0)
+            }
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn correct(speedup: f64, roof: Option<f64>) -> VerifyOutcome {
+        VerifyOutcome::Correct(Timing {
+            kernel_ms: 1.0,
+            kernel_p10_ms: 0.9,
+            kernel_p90_ms: 1.1,
+            end_to_end_ms: 2.0,
+            end_to_end_p10_ms: 1.9,
+            end_to_end_p90_ms: 2.1,
+            serial_ms: speedup,
+            speedup,
+            end_to_end_speedup: speedup / 2.0,
+            roofline_fraction: roof,
+            samples: 30,
+            noise: 0.001,
+            size: "n=1".into(),
+        })
+    }
+
+    #[test]
+    fn reward_follows_the_graded_shape() {
+        let wrong = VerifyOutcome::Rejected { reason: "x".into() };
+        assert_eq!(reward(&wrong, RewardForm::default()), -1.0);
+        assert!((reward(&correct(0.5, None), RewardForm::default()) + 0.5).abs() < 1e-12);
+        assert_eq!(reward(&correct(242.0, None), RewardForm::Raw), 242.0);
+        assert_eq!(
+            reward(&correct(242.0, Some(0.8)), RewardForm::default()),
+            0.8
+        );
+        let r = reward(
+            &correct(32.0, None),
+            RewardForm::Normalized {
+                speedup_cap: 1024.0,
+            },
+        );
+        assert!((r - 0.5).abs() < 1e-12, "{r}");
+    }
+
+    #[test]
+    fn outcomes_serialize_with_a_verdict_tag() {
+        let json = serde_json::to_value(correct(10.0, Some(0.5))).unwrap();
+        assert_eq!(json["verdict"], "correct");
+        assert_eq!(json["speedup"], 10.0);
+        let back: VerifyOutcome = serde_json::from_value(json).unwrap();
+        assert_eq!(back.verdict(), "correct");
+    }
+}

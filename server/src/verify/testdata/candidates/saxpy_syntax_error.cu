@@ -1,0 +1,9 @@
+// A typo the model makes: a missing semicolon at the end of line 4 (nvcc reports line 5).
+__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i]
+}
+
+void saxpy_gpu(int n, float a, const float* x, float* y) {
+    saxpy_kernel<<<(n + 255) / 256, 256>>>(n, a, x, y);
+}

@@ -1,0 +1,9 @@
+// Forgets the `+ y[i]`: compiles, runs, computes something else.
+__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i];
+}
+
+void saxpy_gpu(int n, float a, const float* x, float* y) {
+    saxpy_kernel<<<(n + 255) / 256, 256>>>(n, a, x, y);
+}

@@ -3,7 +3,7 @@
 
 use cuda_offload::analysis::{Access, InputSpec, LoopKind, OffloadRegion, RegionParam, WorkEstimate};
 use cuda_offload::llm::prompt::{Baseline, Failure, Repair, TechniqueExample, TechniqueStep};
-use cuda_offload::llm::{ChatRequest, prompt};
+use cuda_offload::llm::{ChatRequest, Message, prompt};
 
 fn param(name: &str, ty: &str, array: bool, access: Access, extent: Option<&str>, size: bool) -> RegionParam {
     RegionParam {
@@ -121,6 +121,29 @@ pub fn recorded_requests() -> Vec<(&'static str, ChatRequest)> {
                 code: HISTOGRAM_NAIVE,
             }
             .messages()),
+        ),
+        // Answers in the shapes small models produce without our system prompt (prose, several
+        // blocks, `cpp` tags, a demo main, no fences): the answer parser is tested on these.
+        (
+            "shapes/saxpy-plain",
+            req(vec![Message::user(format!(
+                "Convert this C++ function to CUDA. Write a kernel and a host function `void saxpy_gpu(int n, float a, const float* x, float* y)` (device pointers) that launches it, and a main that tests it.\n```cpp\n{}```",
+                saxpy.source
+            ))]),
+        ),
+        (
+            "shapes/saxpy-no-markdown",
+            req(vec![Message::user(format!(
+                "Convert this C++ function to CUDA with a host function `void saxpy_gpu(int n, float a, const float* x, float* y)` that launches a kernel. Reply with raw source code only, no markdown, no code fences.\n{}",
+                saxpy.source
+            ))]),
+        ),
+        (
+            "shapes/histogram-explained",
+            req(vec![Message::user(format!(
+                "Explain how to parallelize this histogram on a GPU, then give the CUDA code: a kernel using atomicAdd in one block and the host function `void histogram_gpu(int n, int nbins, const int* data, int* bins)` in another.\n{}",
+                histogram.source
+            ))]),
         ),
         (
             "histogram/repair",

@@ -103,6 +103,18 @@ pub fn extract_kernel(answer: &str, entry: &str) -> Result<Extracted, AnswerErro
     })
 }
 
+/// All the code of an answer (its blocks joined), for showing an unusable answer back to the
+/// model in a repair prompt.
+pub fn code_of(answer: &str) -> String {
+    let fenced = fenced_blocks(answer);
+    let blocks = if fenced.is_empty() {
+        unfenced_code(answer).into_iter().collect()
+    } else {
+        fenced
+    };
+    blocks.join("\n\n").trim().to_string()
+}
+
 /// Contents of ``` fences; an unclosed last fence (a truncated answer) runs to the end.
 fn fenced_blocks(answer: &str) -> Vec<String> {
     let mut blocks = Vec::new();

@@ -146,6 +146,30 @@ pub fn recorded_requests() -> Vec<(&'static str, ChatRequest)> {
             ))]),
         ),
         (
+            "shapes/saxpy-two-blocks",
+            req(vec![Message::user(format!(
+                "Port this function to CUDA. First give the kernel `saxpy_kernel` in one ```cuda code block, then, in a second ```cuda code block, the host function `void saxpy_gpu(int n, float a, const float* x, float* y)` (device pointers) that launches it. Explain each block in one sentence.\n{}",
+                saxpy.source
+            ))]),
+        ),
+        (
+            "shapes/histogram-with-main",
+            req(vec![Message::user(format!(
+                "Write CUDA code for this function: a kernel using atomicAdd, the host function `void histogram_gpu(int n, int nbins, const int* data, int* bins)` (device pointers) that launches it, and a main() that allocates device memory and calls histogram_gpu.\n{}",
+                histogram.source
+            ))]),
+        ),
+        (
+            "shapes/saxpy-raw",
+            req(vec![
+                Message::system("You output only raw C++/CUDA source code. Never use markdown and never use ``` fences."),
+                Message::user(format!(
+                    "A CUDA kernel and the host function `void saxpy_gpu(int n, float a, const float* x, float* y)` that launches it, for:\n{}",
+                    saxpy.source
+                )),
+            ]),
+        ),
+        (
             "histogram/repair",
             req(Repair {
                 region: &histogram,
@@ -156,4 +180,48 @@ pub fn recorded_requests() -> Vec<(&'static str, ChatRequest)> {
             .messages()),
         ),
     ]
+}
+
+/// One call of a recorded chain and what the parser made of its answer.
+pub struct ChainStep {
+    pub request: ChatRequest,
+    pub response: cuda_offload::llm::ChatResponse,
+    pub parsed: Result<cuda_offload::llm::answer::Extracted, cuda_offload::llm::answer::AnswerError>,
+}
+
+/// A miniature search: the standard prompt, then up to two repairs fed the parser's complaint.
+/// The recorder runs it against the real model; replay tests run it again from the cassette.
+pub async fn answer_repair_chain(
+    model: &dyn cuda_offload::llm::ChatModel,
+    region: &OffloadRegion,
+) -> Result<Vec<ChainStep>, cuda_offload::llm::LlmError> {
+    use cuda_offload::llm::answer::{code_of, extract_kernel};
+    let control = cuda_offload::llm::CallControl::default();
+    let entry = region.gpu_entry_name();
+    let mut steps: Vec<ChainStep> = Vec::new();
+    let mut request = prompt::request(Baseline::Standard.messages(region), SEED, MAX_TOKENS);
+    for _ in 0..3 {
+        let response = model.chat(&request, &control).await?;
+        let parsed = extract_kernel(&response.text, &entry);
+        let next = match &parsed {
+            Ok(_) => None,
+            Err(e) => Some(prompt::request(
+                Repair {
+                    region,
+                    code: &code_of(&response.text),
+                    failure: Failure::Answer,
+                    error: &e.to_string(),
+                }
+                .messages(),
+                SEED,
+                MAX_TOKENS,
+            )),
+        };
+        steps.push(ChainStep { request, response, parsed });
+        match next {
+            Some(r) => request = r,
+            None => break,
+        }
+    }
+    Ok(steps)
 }

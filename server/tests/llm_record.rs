@@ -1,11 +1,12 @@
-//! Re-records tests/cassettes/qwen2.5-coder-0.5b.jsonl from the real model (a tool, not a test:
-//! `cargo test --test llm_record -- --ignored`). Run it after changing a prompt template.
+//! Records into tests/cassettes/qwen2.5-coder-0.5b.jsonl what it lacks, from the real model (a tool,
+//! not a test: `cargo test --test llm_record -- --ignored`). Run it after changing a prompt
+//! template; CUDA_OFFLOAD_RERECORD=1 starts the cassette over.
 
 mod support;
 
 use std::sync::Arc;
 
-use cuda_offload::llm::replay::{Cassette, Recorder};
+use cuda_offload::llm::replay::{Cassette, Recorder, request_key};
 use cuda_offload::llm::{BackendConfig, BackendKind, CallControl, ChatModel, openai::OpenAiChat};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -15,7 +16,9 @@ async fn record_cassette() {
         return;
     };
     let path = support::cassette_path();
-    let _ = std::fs::remove_file(&path);
+    if std::env::var("CUDA_OFFLOAD_RERECORD").as_deref() == Ok("1") {
+        let _ = std::fs::remove_file(&path);
+    }
     let real: Arc<dyn ChatModel> = Arc::new(
         OpenAiChat::new(&BackendConfig::new(BackendKind::Openai, llama.v1(), support::MODEL)).unwrap(),
     );
@@ -32,6 +35,17 @@ async fn record_cassette() {
             started.elapsed().as_secs_f64()
         );
     }
+    let mut keys: Vec<String> = requests.iter().map(|(_, r)| request_key(support::MODEL, r)).collect();
+    for region in [support::fixtures::saxpy(), support::fixtures::histogram()] {
+        let steps = support::fixtures::answer_repair_chain(&recorder, &region).await.unwrap();
+        for (i, s) in steps.iter().enumerate() {
+            eprintln!("{} chain step {i}: {:?}", region.name, s.parsed.as_ref().map(|e| e.merged));
+            keys.push(request_key(support::MODEL, &s.request));
+        }
+    }
+    // Every call is in the cassette (a repeated prompt is recorded once).
     let cassette = Cassette::load(&path).unwrap();
-    assert_eq!(cassette.entries.len(), requests.len());
+    for key in keys {
+        assert!(cassette.entries.iter().any(|e| e.key == key), "{key} not recorded");
+    }
 }

@@ -1,6 +1,7 @@
 //! The command line: one binary, one subcommand per job. Only `cli` and `lsp` read configuration.
 
 mod bench;
+pub mod config;
 mod doctor;
 mod graph;
 mod lsp;

@@ -18,6 +18,11 @@ pub enum AnswerError {
         found_note(found)
     )]
     MissingEntryPoint { entry: String, found: Vec<String> },
+    #[error(
+        "the answer defines `{entry}` as a __global__ kernel; it must be a host function \
+         `void {entry}(...)` that launches the kernel(s)"
+    )]
+    EntryIsKernel { entry: String },
 }
 
 fn found_note(found: &[String]) -> String {
@@ -56,6 +61,11 @@ pub fn extract_kernel(answer: &str, entry: &str) -> Result<Extracted, AnswerErro
         return Err(AnswerError::NoCode);
     }
     let Some(main_block) = blocks.iter().position(|b| defines(b, entry)) else {
+        if blocks.iter().any(|b| defines_kernel(b, entry)) {
+            return Err(AnswerError::EntryIsKernel {
+                entry: entry.to_string(),
+            });
+        }
         let mut found: Vec<String> = blocks.iter().flat_map(|b| defined_functions(b)).collect();
         found.dedup();
         return Err(AnswerError::MissingEntryPoint {
@@ -91,6 +101,18 @@ pub fn extract_kernel(answer: &str, entry: &str) -> Result<Extracted, AnswerErro
         merged,
         dropped_main,
     })
+}
+
+/// All the code of an answer (its blocks joined), for showing an unusable answer back to the
+/// model in a repair prompt.
+pub fn code_of(answer: &str) -> String {
+    let fenced = fenced_blocks(answer);
+    let blocks = if fenced.is_empty() {
+        unfenced_code(answer).into_iter().collect()
+    } else {
+        fenced
+    };
+    blocks.join("\n\n").trim().to_string()
 }
 
 /// Contents of ``` fences; an unclosed last fence (a truncated answer) runs to the end.
@@ -346,15 +368,30 @@ fn defined_functions(block: &str) -> Vec<String> {
     functions(block).into_iter().map(|(n, _)| n).collect()
 }
 
-/// True when `block` defines `void <entry>(...) {`.
-fn defines(block: &str, entry: &str) -> bool {
-    functions(block).into_iter().any(|(name, range)| {
-        name == entry && {
+/// The words before the name of each definition of `entry` (`__global__ void`, `extern "C" void`).
+fn entry_heads<'a>(block: &'a str, entry: &str) -> Vec<Vec<&'a str>> {
+    functions(block)
+        .into_iter()
+        .filter(|(name, _)| name == entry)
+        .map(|(_, range)| {
             let head = &block[range.start..];
             let upto = head.find(entry).unwrap_or(0);
-            head[..upto].split_whitespace().any(|w| w == "void")
-        }
-    })
+            head[..upto].split_whitespace().collect()
+        })
+        .collect()
+}
+
+/// True when `block` defines the host function `void <entry>(...) {`.
+fn defines(block: &str, entry: &str) -> bool {
+    entry_heads(block, entry)
+        .iter()
+        .any(|words| words.contains(&"void") && !words.contains(&"__global__"))
+}
+
+fn defines_kernel(block: &str, entry: &str) -> bool {
+    entry_heads(block, entry)
+        .iter()
+        .any(|words| words.contains(&"__global__"))
 }
 
 fn mentions(text: &str, ident: &str) -> bool {

@@ -193,11 +193,13 @@ impl ChatModel for Replay {
     }
 }
 
-/// Wraps a real backend and appends each answer to a cassette.
+/// Wraps a real backend and appends each new answer to a cassette. Requests the cassette already
+/// answers are replayed, not sent again, so recording is idempotent and resumes where it stopped.
 pub struct Recorder {
     inner: Arc<dyn ChatModel>,
     path: PathBuf,
     file: Mutex<File>,
+    known: Mutex<HashMap<String, ChatResponse>>,
 }
 
 impl Recorder {
@@ -211,6 +213,7 @@ impl Recorder {
         let fresh = std::fs::metadata(path)
             .map(|m| m.len() == 0)
             .unwrap_or(true);
+        let mut known = HashMap::new();
         if !fresh {
             let existing = Cassette::load(path)?;
             if existing.header.model != inner.model() {
@@ -219,6 +222,9 @@ impl Recorder {
                     existing.header.model,
                     inner.model()
                 )));
+            }
+            for entry in existing.entries {
+                known.entry(entry.key).or_insert(entry.response);
             }
         }
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -243,6 +249,7 @@ impl Recorder {
             inner,
             path: path.to_path_buf(),
             file: Mutex::new(file),
+            known: Mutex::new(known),
         })
     }
 
@@ -252,8 +259,19 @@ impl Recorder {
         Self::create(inner, path, &server)
     }
 
+    fn recorded(&self, request: &ChatRequest) -> Option<ChatResponse> {
+        let key = request_key(self.inner.model(), request);
+        let known = self.known.lock().unwrap_or_else(|p| p.into_inner());
+        known.get(&key).cloned()
+    }
+
     fn append(&self, request: &ChatRequest, response: &ChatResponse) -> Result<(), LlmError> {
         let canonical = CanonicalRequest::new(self.inner.model(), request);
+        self.known
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(canonical.key())
+            .or_insert_with(|| response.clone());
         let entry = Entry {
             key: canonical.key(),
             request: canonical,
@@ -287,6 +305,9 @@ impl ChatModel for Recorder {
         control: &'a CallControl,
     ) -> BoxFuture<'a, Result<ChatResponse, LlmError>> {
         Box::pin(async move {
+            if let Some(response) = self.recorded(request) {
+                return Ok(response);
+            }
             let response = self.inner.chat(request, control).await?;
             self.append(request, &response)?;
             Ok(response)

@@ -3,7 +3,7 @@
 
 use cuda_offload::analysis::{Access, InputSpec, LoopKind, OffloadRegion, RegionParam, WorkEstimate};
 use cuda_offload::llm::prompt::{Baseline, Failure, Repair, TechniqueExample, TechniqueStep};
-use cuda_offload::llm::{ChatRequest, prompt};
+use cuda_offload::llm::{ChatRequest, Message, prompt};
 
 fn param(name: &str, ty: &str, array: bool, access: Access, extent: Option<&str>, size: bool) -> RegionParam {
     RegionParam {
@@ -123,6 +123,53 @@ pub fn recorded_requests() -> Vec<(&'static str, ChatRequest)> {
             }
             .messages()),
         ),
+        // Answers in the shapes small models produce without our system prompt (prose, several
+        // blocks, `cpp` tags, a demo main, no fences): the answer parser is tested on these.
+        (
+            "shapes/saxpy-plain",
+            req(vec![Message::user(format!(
+                "Convert this C++ function to CUDA. Write a kernel and a host function `void saxpy_gpu(int n, float a, const float* x, float* y)` (device pointers) that launches it, and a main that tests it.\n```cpp\n{}```",
+                saxpy.source
+            ))]),
+        ),
+        (
+            "shapes/saxpy-no-markdown",
+            req(vec![Message::user(format!(
+                "Convert this C++ function to CUDA with a host function `void saxpy_gpu(int n, float a, const float* x, float* y)` that launches a kernel. Reply with raw source code only, no markdown, no code fences.\n{}",
+                saxpy.source
+            ))]),
+        ),
+        (
+            "shapes/histogram-explained",
+            req(vec![Message::user(format!(
+                "Explain how to parallelize this histogram on a GPU, then give the CUDA code: a kernel using atomicAdd in one block and the host function `void histogram_gpu(int n, int nbins, const int* data, int* bins)` in another.\n{}",
+                histogram.source
+            ))]),
+        ),
+        (
+            "shapes/saxpy-two-blocks",
+            req(vec![Message::user(format!(
+                "Port this function to CUDA. First give the kernel `saxpy_kernel` in one ```cuda code block, then, in a second ```cuda code block, the host function `void saxpy_gpu(int n, float a, const float* x, float* y)` (device pointers) that launches it. Explain each block in one sentence.\n{}",
+                saxpy.source
+            ))]),
+        ),
+        (
+            "shapes/histogram-with-main",
+            req(vec![Message::user(format!(
+                "Write CUDA code for this function: a kernel using atomicAdd, the host function `void histogram_gpu(int n, int nbins, const int* data, int* bins)` (device pointers) that launches it, and a main() that allocates device memory and calls histogram_gpu.\n{}",
+                histogram.source
+            ))]),
+        ),
+        (
+            "shapes/saxpy-raw",
+            req(vec![
+                Message::system("You output only raw C++/CUDA source code. Never use markdown and never use ``` fences."),
+                Message::user(format!(
+                    "A CUDA kernel and the host function `void saxpy_gpu(int n, float a, const float* x, float* y)` that launches it, for:\n{}",
+                    saxpy.source
+                )),
+            ]),
+        ),
         (
             "histogram/repair",
             req(Repair {
@@ -134,4 +181,48 @@ pub fn recorded_requests() -> Vec<(&'static str, ChatRequest)> {
             .messages()),
         ),
     ]
+}
+
+/// One call of a recorded chain and what the parser made of its answer.
+pub struct ChainStep {
+    pub request: ChatRequest,
+    pub response: cuda_offload::llm::ChatResponse,
+    pub parsed: Result<cuda_offload::llm::answer::Extracted, cuda_offload::llm::answer::AnswerError>,
+}
+
+/// A miniature search: the standard prompt, then up to two repairs fed the parser's complaint.
+/// The recorder runs it against the real model; replay tests run it again from the cassette.
+pub async fn answer_repair_chain(
+    model: &dyn cuda_offload::llm::ChatModel,
+    region: &OffloadRegion,
+) -> Result<Vec<ChainStep>, cuda_offload::llm::LlmError> {
+    use cuda_offload::llm::answer::{code_of, extract_kernel};
+    let control = cuda_offload::llm::CallControl::default();
+    let entry = region.gpu_entry_name();
+    let mut steps: Vec<ChainStep> = Vec::new();
+    let mut request = prompt::request(Baseline::Standard.messages(region), SEED, MAX_TOKENS);
+    for _ in 0..3 {
+        let response = model.chat(&request, &control).await?;
+        let parsed = extract_kernel(&response.text, &entry);
+        let next = match &parsed {
+            Ok(_) => None,
+            Err(e) => Some(prompt::request(
+                Repair {
+                    region,
+                    code: &code_of(&response.text),
+                    failure: Failure::Answer,
+                    error: &e.to_string(),
+                }
+                .messages(),
+                SEED,
+                MAX_TOKENS,
+            )),
+        };
+        steps.push(ChainStep { request, response, parsed });
+        match next {
+            Some(r) => request = r,
+            None => break,
+        }
+    }
+    Ok(steps)
 }

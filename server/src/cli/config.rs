@@ -1,0 +1,530 @@
+//! User settings, merged in layers: built-in defaults < `cuda-offload.toml` (the nearest one walking
+//! up from the file or working directory) < environment (`CUDA_OFFLOAD_*`) < command-line flags.
+//! The LSP merges the editor's settings last, as one more [`SettingsLayer`].
+
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::llm::{BackendConfig, BackendKind, Timeouts};
+
+pub const CONFIG_FILE: &str = "cuda-offload.toml";
+
+/// How the search explores (ARCHITECTURE.md §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Strategy {
+    /// One shot with the plain prompt.
+    Standard,
+    /// One shot with the step-by-step prompt.
+    Cot,
+    /// Walk the best-ranked graph successors depth-first.
+    Enumerate,
+    /// Monte Carlo graph search over the reasoning graph.
+    #[default]
+    Mcgs,
+}
+
+/// The resolved settings every command and the LSP work from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    pub backend: BackendKind,
+    /// `None`: the backend's default URL.
+    pub url: Option<String>,
+    pub model: String,
+    pub api_key: Option<String>,
+    pub temperature: f32,
+    pub seed: u64,
+    pub max_tokens: u32,
+    /// Context window asked of Ollama (`num_ctx`).
+    pub num_ctx: u64,
+    pub connect_timeout_s: f64,
+    /// Until the first token, including a cold model load.
+    pub first_token_timeout_s: f64,
+    /// From the first token to the end of the answer.
+    pub total_timeout_s: f64,
+    /// LLM calls one search may make.
+    pub budget: u32,
+    pub strategy: Strategy,
+    pub nvcc: Option<PathBuf>,
+    /// e.g. `sm_90`; `None`: the detected GPU's, else nvcc's default.
+    pub gpu_arch: Option<String>,
+    /// Replay answers from (backend `replay`) or record them into (`record = true`) this file.
+    pub cassette: Option<PathBuf>,
+    pub record: bool,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            backend: BackendKind::Ollama,
+            url: None,
+            model: "qwen2.5-coder:7b".into(),
+            api_key: None,
+            temperature: 0.0,
+            seed: 0,
+            max_tokens: 2048,
+            num_ctx: 8192,
+            connect_timeout_s: 5.0,
+            first_token_timeout_s: 300.0,
+            total_timeout_s: 300.0,
+            budget: 32,
+            strategy: Strategy::Mcgs,
+            nvcc: None,
+            gpu_arch: None,
+            cassette: None,
+            record: false,
+        }
+    }
+}
+
+/// One source of settings: every field optional, unset fields leave the lower layers alone.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SettingsLayer {
+    pub backend: Option<BackendKind>,
+    pub url: Option<String>,
+    pub model: Option<String>,
+    pub api_key: Option<String>,
+    pub temperature: Option<f32>,
+    pub seed: Option<u64>,
+    pub max_tokens: Option<u32>,
+    pub num_ctx: Option<u64>,
+    pub connect_timeout_s: Option<f64>,
+    pub first_token_timeout_s: Option<f64>,
+    pub total_timeout_s: Option<f64>,
+    pub budget: Option<u32>,
+    pub strategy: Option<Strategy>,
+    pub nvcc: Option<PathBuf>,
+    pub gpu_arch: Option<String>,
+    pub cassette: Option<PathBuf>,
+    pub record: Option<bool>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {message}", path.display())]
+    Parse { path: PathBuf, message: String },
+    #[error("environment variable {var}={value:?}: {reason}")]
+    Env {
+        var: String,
+        value: String,
+        reason: String,
+    },
+    #[error("setting `{key}`: {reason}")]
+    Invalid { key: &'static str, reason: String },
+}
+
+impl Settings {
+    /// Overwrites every field the layer sets.
+    pub fn merge(&mut self, layer: &SettingsLayer) {
+        macro_rules! take {
+            ($($field:ident),*) => {$(
+                if let Some(v) = &layer.$field {
+                    self.$field = v.clone();
+                }
+            )*};
+        }
+        macro_rules! take_optional {
+            ($($field:ident),*) => {$(
+                if let Some(v) = &layer.$field {
+                    self.$field = Some(v.clone());
+                }
+            )*};
+        }
+        if let Some(backend) = layer.backend
+            && backend != self.backend
+            && layer.url.is_none()
+        {
+            // A URL set for the other protocol is wrong for this one.
+            self.url = None;
+        }
+        take!(backend, model, temperature, seed, max_tokens, num_ctx, budget, strategy, record);
+        take!(connect_timeout_s, first_token_timeout_s, total_timeout_s);
+        take_optional!(url, api_key, nvcc, gpu_arch, cassette);
+    }
+
+    /// Defaults, then the config file found from `start`, then `env`, then `flags`. Also returns
+    /// the file that was read.
+    pub fn load(
+        start: &Path,
+        env: impl Fn(&str) -> Option<String>,
+        flags: &SettingsLayer,
+    ) -> Result<(Settings, Option<PathBuf>), ConfigError> {
+        let mut settings = Settings::default();
+        let file = find_config_file(start);
+        if let Some(path) = &file {
+            settings.merge(&read_config_file(path)?);
+        }
+        settings.merge(&from_env(env)?);
+        settings.merge(flags);
+        settings.validate()?;
+        Ok((settings, file))
+    }
+
+    /// The URL the backend talks to.
+    pub fn effective_url(&self) -> String {
+        self.url
+            .clone()
+            .unwrap_or_else(|| self.backend.default_url().to_string())
+    }
+
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let invalid = |key, reason: &str| {
+            Err(ConfigError::Invalid {
+                key,
+                reason: reason.to_string(),
+            })
+        };
+        if !(0.0..=2.0).contains(&self.temperature) {
+            return invalid("temperature", "must be between 0 and 2");
+        }
+        if self.max_tokens == 0 {
+            return invalid("max_tokens", "must be at least 1");
+        }
+        if self.budget == 0 {
+            return invalid("budget", "must be at least 1 LLM call");
+        }
+        for (key, v) in [
+            ("connect_timeout_s", self.connect_timeout_s),
+            ("first_token_timeout_s", self.first_token_timeout_s),
+            ("total_timeout_s", self.total_timeout_s),
+        ] {
+            if !(v.is_finite() && v > 0.0 && v < 1e7) {
+                return invalid(key, "must be a positive number of seconds");
+            }
+        }
+        if self.backend == BackendKind::Replay && self.cassette.is_none() {
+            return invalid(
+                "cassette",
+                "the replay backend needs a cassette file to answer from",
+            );
+        }
+        if self.record && self.cassette.is_none() {
+            return invalid("cassette", "recording needs a cassette file to append to");
+        }
+        Ok(())
+    }
+
+    pub fn timeouts(&self) -> Timeouts {
+        Timeouts {
+            connect: Duration::from_secs_f64(self.connect_timeout_s),
+            first_token: Duration::from_secs_f64(self.first_token_timeout_s),
+            total: Duration::from_secs_f64(self.total_timeout_s),
+        }
+    }
+
+    /// What `llm::connect` needs.
+    pub fn backend_config(&self) -> BackendConfig {
+        let mut config = BackendConfig::new(self.backend, self.effective_url(), self.model.clone());
+        config.api_key = self.api_key.clone();
+        config.timeouts = self.timeouts();
+        config.num_ctx = self.num_ctx;
+        config.cassette = self.cassette.clone();
+        config.record = self.record;
+        config
+    }
+}
+
+/// The nearest `cuda-offload.toml` in `start` (a file's directory, or a directory) or above it.
+pub fn find_config_file(start: &Path) -> Option<PathBuf> {
+    let dir = if start.is_file() {
+        start.parent()?
+    } else {
+        start
+    };
+    dir.ancestors()
+        .map(|d| d.join(CONFIG_FILE))
+        .find(|p| p.is_file())
+}
+
+/// Reads one config file; relative paths in it are relative to its directory.
+pub fn read_config_file(path: &Path) -> Result<SettingsLayer, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let mut layer: SettingsLayer = toml::from_str(&text).map_err(|e| ConfigError::Parse {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    for p in [&mut layer.nvcc, &mut layer.cassette].into_iter().flatten() {
+        if p.is_relative() {
+            *p = dir.join(&*p);
+        }
+    }
+    Ok(layer)
+}
+
+/// `CUDA_OFFLOAD_<FIELD>` for each field (`CUDA_OFFLOAD_MAX_TOKENS`, ...); `env` is
+/// `|k| std::env::var(k).ok()` outside tests.
+pub fn from_env(env: impl Fn(&str) -> Option<String>) -> Result<SettingsLayer, ConfigError> {
+    fn get<T: FromStr>(
+        env: &impl Fn(&str) -> Option<String>,
+        field: &str,
+    ) -> Result<Option<T>, ConfigError>
+    where
+        T::Err: std::fmt::Display,
+    {
+        let var = format!("CUDA_OFFLOAD_{}", field.to_ascii_uppercase());
+        match env(&var).filter(|v| !v.trim().is_empty()) {
+            None => Ok(None),
+            Some(value) => value
+                .trim()
+                .parse::<T>()
+                .map(Some)
+                .map_err(|e| ConfigError::Env {
+                    var,
+                    value: value.clone(),
+                    reason: e.to_string(),
+                }),
+        }
+    }
+    Ok(SettingsLayer {
+        backend: get::<EnumArg<BackendKind>>(&env, "backend")?.map(|e| e.0),
+        url: get(&env, "url")?,
+        model: get(&env, "model")?,
+        api_key: get(&env, "api_key")?,
+        temperature: get(&env, "temperature")?,
+        seed: get(&env, "seed")?,
+        max_tokens: get(&env, "max_tokens")?,
+        num_ctx: get(&env, "num_ctx")?,
+        connect_timeout_s: get(&env, "connect_timeout_s")?,
+        first_token_timeout_s: get(&env, "first_token_timeout_s")?,
+        total_timeout_s: get(&env, "total_timeout_s")?,
+        budget: get(&env, "budget")?,
+        strategy: get::<EnumArg<Strategy>>(&env, "strategy")?.map(|e| e.0),
+        nvcc: get(&env, "nvcc")?,
+        gpu_arch: get(&env, "gpu_arch")?,
+        cassette: get(&env, "cassette")?,
+        record: get(&env, "record")?,
+    })
+}
+
+/// Parses a clap value enum case-insensitively, listing the choices on error.
+struct EnumArg<T>(T);
+
+impl<T: clap::ValueEnum> FromStr for EnumArg<T> {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        T::from_str(s, true).map(EnumArg).map_err(|_| {
+            let choices: Vec<String> = T::value_variants()
+                .iter()
+                .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+                .collect();
+            format!("expected one of: {}", choices.join(", "))
+        })
+    }
+}
+
+/// The settings flags shared by the commands that talk to a model (`#[command(flatten)]`).
+/// Environment variables are read by [`from_env`], not by clap, so that the layers stay in order.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SettingsArgs {
+    /// Model server protocol [default: ollama]
+    #[arg(long, value_enum)]
+    pub backend: Option<BackendKind>,
+    /// Model server URL (Ollama root, or the OpenAI-compatible /v1 base URL)
+    #[arg(long)]
+    pub url: Option<String>,
+    /// Model name [default: qwen2.5-coder:7b]
+    #[arg(long)]
+    pub model: Option<String>,
+    /// API key for OpenAI-compatible servers that need one
+    #[arg(long)]
+    pub api_key: Option<String>,
+    #[arg(long)]
+    pub temperature: Option<f32>,
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[arg(long)]
+    pub max_tokens: Option<u32>,
+    /// Seconds until the first token (includes loading the model)
+    #[arg(long)]
+    pub first_token_timeout: Option<f64>,
+    /// Seconds from the first token to the end of the answer
+    #[arg(long)]
+    pub total_timeout: Option<f64>,
+    /// LLM calls one search may make
+    #[arg(long)]
+    pub budget: Option<u32>,
+    #[arg(long, value_enum)]
+    pub strategy: Option<Strategy>,
+    /// nvcc to use (file, or a CUDA root containing bin/nvcc)
+    #[arg(long)]
+    pub nvcc: Option<PathBuf>,
+    /// GPU architecture to compile for, e.g. sm_90
+    #[arg(long)]
+    pub gpu_arch: Option<String>,
+    /// Cassette to replay from (with --backend replay) or record into (with --record)
+    #[arg(long)]
+    pub cassette: Option<PathBuf>,
+    /// Append every model answer to the cassette
+    #[arg(long)]
+    pub record: bool,
+}
+
+impl SettingsArgs {
+    pub fn layer(&self) -> SettingsLayer {
+        SettingsLayer {
+            backend: self.backend,
+            url: self.url.clone(),
+            model: self.model.clone(),
+            api_key: self.api_key.clone(),
+            temperature: self.temperature,
+            seed: self.seed,
+            max_tokens: self.max_tokens,
+            num_ctx: None,
+            connect_timeout_s: None,
+            first_token_timeout_s: self.first_token_timeout,
+            total_timeout_s: self.total_timeout,
+            budget: self.budget,
+            strategy: self.strategy,
+            nvcc: self.nvcc.clone(),
+            gpu_arch: self.gpu_arch.clone(),
+            cassette: self.cassette.clone(),
+            record: self.record.then_some(true),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+
+    fn env_of(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        move |k| map.get(k).cloned()
+    }
+
+    #[test]
+    fn defaults_are_ollama_with_qwen_7b() {
+        let dir = tempfile::tempdir().unwrap();
+        let (s, file) = Settings::load(dir.path(), env_of(&[]), &SettingsLayer::default()).unwrap();
+        assert_eq!(file, None);
+        assert_eq!(s.backend, BackendKind::Ollama);
+        assert_eq!(s.effective_url(), "http://localhost:11434");
+        assert_eq!(s.model, "qwen2.5-coder:7b");
+        assert_eq!(s.temperature, 0.0);
+        assert_eq!(s.budget, 32);
+        assert_eq!(s.strategy, Strategy::Mcgs);
+    }
+
+    #[test]
+    fn file_then_env_then_flags() {
+        let dir = tempfile::tempdir().unwrap();
+        let nested = dir.path().join("src/deep");
+        std::fs::create_dir_all(&nested).unwrap();
+        let source = nested.join("saxpy.cpp");
+        std::fs::write(&source, "").unwrap();
+        std::fs::write(
+            dir.path().join(CONFIG_FILE),
+            "backend = \"openai\"\nurl = \"http://gpu-box:8080/v1\"\nmodel = \"from-file\"\nseed = 3\nbudget = 8\ncassette = \"tapes/a.jsonl\"\n",
+        )
+        .unwrap();
+        let env = env_of(&[("CUDA_OFFLOAD_MODEL", "from-env"), ("CUDA_OFFLOAD_SEED", "5")]);
+        let flags = SettingsArgs {
+            seed: Some(9),
+            strategy: Some(Strategy::Cot),
+            ..SettingsArgs::default()
+        };
+        let (s, file) = Settings::load(&source, env, &flags.layer()).unwrap();
+        assert_eq!(file.unwrap(), dir.path().join(CONFIG_FILE));
+        assert_eq!(s.backend, BackendKind::Openai);
+        assert_eq!(s.effective_url(), "http://gpu-box:8080/v1");
+        assert_eq!(s.model, "from-env");
+        assert_eq!(s.seed, 9);
+        assert_eq!(s.budget, 8);
+        assert_eq!(s.strategy, Strategy::Cot);
+        assert_eq!(s.cassette.unwrap(), dir.path().join("tapes/a.jsonl"));
+    }
+
+    #[test]
+    fn switching_backend_drops_the_other_backends_url() {
+        let mut s = Settings::default();
+        s.merge(&SettingsLayer {
+            url: Some("http://box:11434".into()),
+            ..SettingsLayer::default()
+        });
+        s.merge(&SettingsLayer {
+            backend: Some(BackendKind::Openai),
+            ..SettingsLayer::default()
+        });
+        assert_eq!(s.effective_url(), "http://127.0.0.1:8080/v1");
+        let config = s.backend_config();
+        assert_eq!(config.kind, BackendKind::Openai);
+        assert_eq!(config.timeouts.first_token, Duration::from_secs(300));
+    }
+
+    #[test]
+    fn bad_input_names_where_it_came_from() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(CONFIG_FILE);
+        std::fs::write(&path, "modle = \"x\"\n").unwrap();
+        let e = Settings::load(dir.path(), env_of(&[]), &SettingsLayer::default())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("cuda-offload.toml") && e.contains("modle"), "{e}");
+
+        std::fs::write(&path, "temperature = \"hot\"\n").unwrap();
+        let e = Settings::load(dir.path(), env_of(&[]), &SettingsLayer::default())
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("temperature"), "{e}");
+
+        std::fs::remove_file(&path).unwrap();
+        let e = Settings::load(
+            dir.path(),
+            env_of(&[("CUDA_OFFLOAD_BACKEND", "llamafile")]),
+            &SettingsLayer::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("CUDA_OFFLOAD_BACKEND") && e.contains("ollama, openai, replay"), "{e}");
+
+        let e = Settings::load(
+            dir.path(),
+            env_of(&[("CUDA_OFFLOAD_MAX_TOKENS", "-1")]),
+            &SettingsLayer::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("CUDA_OFFLOAD_MAX_TOKENS"), "{e}");
+
+        let e = Settings::load(
+            dir.path(),
+            env_of(&[("CUDA_OFFLOAD_BACKEND", "replay")]),
+            &SettingsLayer::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("cassette"), "{e}");
+    }
+
+    #[test]
+    fn settings_round_trip_through_toml_for_the_editor() {
+        let mut s = Settings::default();
+        s.gpu_arch = Some("sm_90".into());
+        let text = toml::to_string(&s).unwrap();
+        let back: Settings = toml::from_str(&text).unwrap();
+        assert_eq!(back, s);
+        // The editor sends a partial object; unset fields keep their values.
+        let layer: SettingsLayer = serde_json::from_str(r#"{"model":"m","budget":4}"#).unwrap();
+        s.merge(&layer);
+        assert_eq!((s.model.as_str(), s.budget, s.seed), ("m", 4, 0));
+    }
+}

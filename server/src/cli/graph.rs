@@ -231,7 +231,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         "technique": vocab.techniques()[r.index].name,
                         "match": r.how,
                     }),
-                    None => serde_json::json!({ "name": n, "technique": null }),
+                    None => serde_json::json!({
+                        "name": n,
+                        "technique": null,
+                        "closest": vocab.closest(n).map(|(i, score)| serde_json::json!({
+                            "technique": vocab.techniques()[i].name,
+                            "score": score,
+                        })),
+                    }),
                 })
                 .collect();
             if json {

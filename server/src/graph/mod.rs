@@ -5,6 +5,8 @@
 //! graph and answers the search's and the hover's questions as plain data.
 
 pub mod build;
+#[cfg(test)]
+mod disjoint;
 pub mod model;
 pub mod query;
 pub mod similarity;

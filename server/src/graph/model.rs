@@ -141,6 +141,11 @@ impl ReGraph {
         &self.graph[node]
     }
 
+    /// Title and one-line description of a technique that is a node (for prompts and hovers).
+    pub fn node_info(&self, technique: &str) -> Option<&Node> {
+        self.node(technique).map(|n| &self.graph[n])
+    }
+
     /// Adds a node unless one exists for the technique; `rank` orders nodes in the file.
     pub fn add_node(&mut self, node: Node, rank: usize) -> (NodeIndex, bool) {
         if let Some(&(i, _)) = self.index.get(&node.technique) {

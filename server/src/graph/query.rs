@@ -212,3 +212,76 @@ impl ReGraph {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::graph::tasks::load_tasks;
+
+    fn data() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../graph-data")
+    }
+
+    /// On the shipped graph: the serial code of a task finds that task's own example first.
+    #[test]
+    fn similar_examples_find_the_same_task_on_the_shipped_graph() {
+        let graph = ReGraph::load(&data().join("regraph.json")).unwrap();
+        let tasks = load_tasks(&data().join("tasks")).unwrap();
+        let first_edge = graph.successors("init", None).unwrap();
+        let Some(port) = first_edge.first() else {
+            println!("SKIP: the shipped graph has no edges yet");
+            return;
+        };
+        let covered: Vec<&String> = graph
+            .edge("init", &port.technique)
+            .unwrap()
+            .examples
+            .iter()
+            .map(|e| &e.task)
+            .collect();
+        assert!(!covered.is_empty());
+        for task in covered {
+            let code = tasks[task].serial_file();
+            let best = graph.similar_examples("init", &port.technique, &code, 2);
+            assert_eq!(
+                &best[0].example.task,
+                task,
+                "{:?}",
+                best.iter()
+                    .map(|b| (&b.example.task, b.similarity))
+                    .collect::<Vec<_>>()
+            );
+            assert!(best[0].similarity > 0.99);
+            if best.len() > 1 {
+                assert!(best[1].similarity < best[0].similarity);
+            }
+        }
+    }
+
+    #[test]
+    fn paths_for_a_kind_only_use_that_kinds_examples() {
+        let graph = ReGraph::load(&data().join("regraph.json")).unwrap();
+        let query = PathQuery {
+            k: 50,
+            max_depth: 6,
+            kind: Some(LoopKind::Stencil),
+            rank: PathRank::ExampleCount,
+        };
+        let paths = graph.top_paths(query);
+        for p in &paths {
+            let mut from = "init".to_string();
+            for t in &p.techniques {
+                let edge = graph.edge(&from, t).unwrap();
+                assert!(
+                    edge.examples.iter().any(|e| e.kind == LoopKind::Stencil),
+                    "{p:?}"
+                );
+                from = t.clone();
+            }
+        }
+        // Ranked by support: counts never increase down the list.
+        assert!(paths.windows(2).all(|w| w[0].support >= w[1].support));
+    }
+}

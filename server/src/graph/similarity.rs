@@ -35,33 +35,43 @@ fn join_dimension_hyphens(text: &str) -> String {
         .collect()
 }
 
-/// The phrase reduced to its meaningful words, singular, in order: `"Use the 2-D grids"` → `"2 d grid"`.
+/// The phrase reduced to its meaningful words, stemmed, in order: `"Use the 2-D grids"` → `"2d grid"`.
 pub fn normalize_phrase(text: &str) -> String {
     phrase_tokens(text).join(" ")
 }
 
-/// Meaningful words of a phrase with a light plural stemming, in order.
+/// Meaningful words of a phrase, crudely stemmed, in order.
 pub fn phrase_tokens(text: &str) -> Vec<String> {
     words(text)
         .into_iter()
         .filter(|w| !STOP_WORDS.contains(&w.as_str()))
-        .map(|w| singular(&w))
+        .map(|w| stem(&w))
         .collect()
 }
 
-fn singular(word: &str) -> String {
-    // Only the regular plural: technique names rarely use others, and a wrong stem ("bias" → "bia")
-    // would be applied to both sides of a comparison alike.
-    if word.len() > 3 && word.ends_with('s') && !word.ends_with("ss") {
-        word[..word.len() - 1].to_string()
-    } else {
-        word.to_string()
+/// A crude stem: the regular plural, then one common verb/noun suffix, so that tile/tiled/tiling and
+/// privatize/privatized/privatization agree. A wrong stem ("bias" → "bia") is harmless because both
+/// sides of every comparison are stemmed alike.
+fn stem(word: &str) -> String {
+    let mut w = word;
+    if w.len() > 3 && w.ends_with('s') && !w.ends_with("ss") {
+        w = &w[..w.len() - 1];
     }
+    for suffix in ["ization", "ation", "ized", "ize", "ing", "ed", "e"] {
+        if w.len() >= suffix.len() + 3 && w.ends_with(suffix) {
+            w = &w[..w.len() - suffix.len()];
+            break;
+        }
+    }
+    w.to_string()
 }
 
-/// The set of meaningful words of a phrase.
+/// The meaningful words of a phrase and its word pairs (`"per thread"`), so that word order counts
+/// a little: "elements per thread" (coarsening) is not "thread per element" (the naive port).
 pub fn phrase_set(text: &str) -> BTreeSet<String> {
-    phrase_tokens(text).into_iter().collect()
+    let tokens = phrase_tokens(text);
+    let pairs = tokens.windows(2).map(|w| format!("{} {}", w[0], w[1]));
+    tokens.iter().cloned().chain(pairs).collect()
 }
 
 /// Identifier-like tokens of source code (keywords included: they say what the code does), for
@@ -91,6 +101,32 @@ pub fn dice(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
     2.0 * a.intersection(b).count() as f64 / total as f64
 }
 
+/// [`dice`] with a weight per token, so that rare, telling words count more than common ones.
+pub fn weighted_dice(
+    a: &BTreeSet<String>,
+    b: &BTreeSet<String>,
+    weight: impl Fn(&str) -> f64,
+) -> f64 {
+    let total: f64 = a.iter().chain(b).map(|w| weight(w)).sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    2.0 * a.intersection(b).map(|w| weight(w)).sum::<f64>() / total
+}
+
+/// [`containment`] with a weight per token.
+pub fn weighted_containment(
+    part: &BTreeSet<String>,
+    whole: &BTreeSet<String>,
+    weight: impl Fn(&str) -> f64,
+) -> f64 {
+    let total: f64 = part.iter().map(|w| weight(w)).sum();
+    if total <= 0.0 {
+        return 0.0;
+    }
+    part.intersection(whole).map(|w| weight(w)).sum::<f64>() / total
+}
+
 /// Fraction of `part` found in `whole`: how well a short query is covered by a longer text.
 pub fn containment(part: &BTreeSet<String>, whole: &BTreeSet<String>) -> f64 {
     if part.is_empty() {
@@ -110,10 +146,16 @@ mod tests {
     #[test]
     fn normalization_drops_case_punctuation_stop_words_and_plurals() {
         assert_eq!(normalize_phrase("Use the 2-D Grids"), "2d grid");
+        assert_eq!(normalize_phrase("tiled"), normalize_phrase("tiling"));
+        assert_eq!(
+            normalize_phrase("privatize"),
+            normalize_phrase("privatization")
+        );
         assert_eq!(normalize_phrase("x-3"), "x 3");
         assert_eq!(normalize_phrase("__shfl_down_sync"), "shfl down sync");
         assert_eq!(normalize_phrase("bank conflicts"), "bank conflict");
         assert_eq!(normalize_phrase("pass"), "pass");
+        assert_eq!(normalize_phrase("tile"), normalize_phrase("tiles"));
     }
 
     #[test]
@@ -124,7 +166,17 @@ mod tests {
         assert!((dice(&a, &b) - 0.8).abs() < 1e-12);
         assert!((containment(&b, &a) - 1.0).abs() < 1e-12);
         assert_eq!(jaccard(&BTreeSet::new(), &BTreeSet::new()), 0.0);
+        let heavy = |w: &str| if w == "tiling" { 4.0 } else { 1.0 };
+        assert!((weighted_dice(&a, &set(&["tiling"]), heavy) - 8.0 / 10.0).abs() < 1e-12);
+        assert!((weighted_containment(&set(&["tiling", "x"]), &a, heavy) - 0.8).abs() < 1e-12);
         assert_eq!(containment(&BTreeSet::new(), &a), 0.0);
+    }
+
+    #[test]
+    fn phrase_sets_hold_word_pairs() {
+        let s = phrase_set("elements per thread");
+        assert!(s.contains("per thread") && s.contains("element per") && s.contains("thread"));
+        assert!(!phrase_set("thread per element").contains("per thread"));
     }
 
     #[test]

@@ -204,22 +204,39 @@ impl Task {
     }
 }
 
-/// The dotted key (`region.kind`) of the `key = value` line holding byte `offset`, for error messages.
+/// The dotted key (`region.kind`, `region.params.rgb.access`) of the value at byte `offset`, for
+/// error messages: the table header above it, the key of its line, and inside an inline table of a
+/// parameter list, the parameter's `name`.
 fn key_at(text: &str, offset: usize) -> Option<String> {
     let offset = offset.min(text.len());
     let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     let line = text[line_start..].lines().next()?;
-    let key = line.split_once('=')?.0.trim();
-    if key.is_empty() || key.contains(['{', '"', '[']) {
-        return None;
-    }
+    let column = offset - line_start;
     let table = text[..line_start].lines().rev().find_map(|l| {
         let l = l.trim();
         (l.starts_with('[') && !l.starts_with("[[")).then(|| l.trim_matches(['[', ']']).to_string())
     });
+    let (line_key, _) = line.split_once('=')?;
+    let line_key = line_key.trim();
+    let key = if line_key.starts_with('{') {
+        // `{ name = "rgb", ..., access = "readonly" }`: the key just before the offending value.
+        let before = &line[..column.min(line.len())];
+        let inner = before
+            .rsplit_once('=')
+            .map(|(k, _)| k.rsplit([',', '{']).next().unwrap_or(k).trim().to_string())?;
+        let param = line
+            .split_once("name")
+            .and_then(|(_, rest)| rest.split('"').nth(1))
+            .unwrap_or("?");
+        format!("params.{param}.{inner}")
+    } else if line_key.is_empty() || line_key.contains(['"', '[']) {
+        return None;
+    } else {
+        line_key.to_string()
+    };
     Some(match table {
         Some(t) => format!("{t}.{key}"),
-        None => key.to_string(),
+        None => key,
     })
 }
 
@@ -369,6 +386,13 @@ atol = 1e-6
         assert_eq!(
             field_of(&RGB.replace("kind = \"map\"", "kind = \"magic\""), None),
             "region.kind"
+        );
+        assert_eq!(
+            field_of(
+                &RGB.replace("access = \"write\"", "access = \"scribble\""),
+                None
+            ),
+            "region.params.gray.access"
         );
         let (field, message) = Task::from_toml(
             &RGB.replace("tier = \"easy\"", "tier = \"easy\"\ncolour = 3"),

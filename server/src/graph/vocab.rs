@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::GraphError;
-use super::similarity::{containment, dice, normalize_phrase, phrase_set};
+use super::similarity::{normalize_phrase, phrase_set, weighted_containment};
 
 /// Name of the root node: the serial code.
 pub const INIT: &str = "init";
@@ -66,6 +66,9 @@ pub struct Vocabulary {
     by_normalized: BTreeMap<String, usize>,
     /// Per technique: word sets of name, title and each alias; and of the description.
     phrases: Vec<(Vec<BTreeSet<String>>, BTreeSet<String>)>,
+    /// Inverse technique frequency of every word of the names, titles and aliases: "thread" and
+    /// "memory" occur everywhere and say little, "coarsening" names one technique.
+    idf: BTreeMap<String, f64>,
 }
 
 impl Vocabulary {
@@ -143,12 +146,25 @@ impl Vocabulary {
             }
             phrases.push((sets, phrase_set(&t.description)));
         }
+        let mut document_frequency: BTreeMap<&str, usize> = BTreeMap::new();
+        for (sets, _) in &phrases {
+            let words: BTreeSet<&str> = sets.iter().flatten().map(String::as_str).collect();
+            for w in words {
+                *document_frequency.entry(w).or_insert(0) += 1;
+            }
+        }
+        let n = techniques.len() as f64;
+        let idf = document_frequency
+            .into_iter()
+            .map(|(w, df)| (w.to_string(), (1.0 + n / df as f64).ln()))
+            .collect();
         Ok(Self {
             techniques,
             by_exact,
             by_alias,
             by_normalized,
             phrases,
+            idf,
         })
     }
 
@@ -198,20 +214,30 @@ impl Vocabulary {
                 how: MatchKind::Normalized,
             });
         }
-        let query = phrase_set(trimmed);
+        self.closest(trimmed)
+            .filter(|&(_, score)| score >= SIMILARITY_THRESHOLD)
+            .map(|(index, score)| Relabel {
+                index,
+                how: MatchKind::Similar(score),
+            })
+    }
+
+    /// The technique most similar to a free-form name and the score (rounded to 3 decimals), however
+    /// low: for reports that suggest where an unmatched name might belong.
+    pub fn closest(&self, free: &str) -> Option<(usize, f64)> {
+        let query = phrase_set(free);
+        if query.is_empty() {
+            return None;
+        }
         let mut best: Option<(usize, f64)> = None;
         for (index, (sets, description)) in self.phrases.iter().enumerate() {
-            let score = self.similarity(&query, sets, description);
+            let score = (self.similarity(&query, sets, description) * 1000.0).round() / 1000.0;
             // Strictly greater: on a tie the technique listed first wins, so the result is stable.
             if best.is_none_or(|(_, s)| score > s) {
                 best = Some((index, score));
             }
         }
-        best.filter(|&(_, score)| score >= SIMILARITY_THRESHOLD)
-            .map(|(index, score)| Relabel {
-                index,
-                how: MatchKind::Similar((score * 1000.0).round() / 1000.0),
-            })
+        best
     }
 
     fn similarity(
@@ -220,11 +246,30 @@ impl Vocabulary {
         phrases: &[BTreeSet<String>],
         description: &BTreeSet<String>,
     ) -> f64 {
-        let best_phrase = phrases.iter().map(|p| dice(query, p)).fold(0.0, f64::max);
-        // The description is long: ask how much of the query it covers, and trust that less than a
-        // phrase written to name the technique.
-        let described = 0.75 * containment(query, description);
-        best_phrase.max(described)
+        let weight = |w: &str| self.weight(w);
+        // Recall: how much of the query the technique's whole wording (name, title, all aliases)
+        // explains, so evidence from several aliases adds up ("privatize bins in shared memory").
+        // Precision: how much of its best single phrase the query contains, so a long free-form name
+        // that holds a whole alias ("thread coarsening: several rows per thread") still scores well.
+        let wording: BTreeSet<String> = phrases.iter().flatten().cloned().collect();
+        let recall = weighted_containment(query, &wording, weight);
+        let precision = phrases
+            .iter()
+            .map(|p| weighted_containment(p, query, weight))
+            .fold(0.0, f64::max);
+        let worded = 0.5 * (recall + precision);
+        // The description is long and not written for matching: ask how much of the query it covers,
+        // and trust that less.
+        let described = 0.75 * weighted_containment(query, description, weight);
+        worded.max(described)
+    }
+}
+
+impl Vocabulary {
+    /// A word no technique uses weighs as much as the rarest known one: it may well be telling.
+    fn weight(&self, word: &str) -> f64 {
+        let rarest = (1.0 + self.techniques.len() as f64).ln();
+        self.idf.get(word).copied().unwrap_or(rarest)
     }
 }
 
@@ -286,6 +331,43 @@ mod tests {
             name_of(&v, "vectorized float4 loads and stores").as_deref(),
             Some("vectorized_loads")
         );
+        let cases = [
+            (
+                "naive one thread per element",
+                Some("parallelize_outer_loop"),
+            ),
+            (
+                "thread coarsening: several rows per thread",
+                Some("thread_coarsening"),
+            ),
+            ("several elements per thread", Some("thread_coarsening")),
+            (
+                "privatize bins in shared memory",
+                Some("privatized_histogram"),
+            ),
+            (
+                "pad shared memory to avoid bank conflicts",
+                Some("bank_conflict_padding"),
+            ),
+            (
+                "2.5D blocking: march along z with registers",
+                Some("register_sliding_window"),
+            ),
+            (
+                "separate interior and boundary kernels",
+                Some("divergence_removal"),
+            ),
+            (
+                "overlap copies with compute using streams",
+                Some("streams_overlap"),
+            ),
+            ("parallel prefix sum with Blelloch", Some("parallel_scan")),
+            ("improve performance", None),
+            ("optimize memory", None),
+        ];
+        for (free, expected) in cases {
+            assert_eq!(name_of(&v, free).as_deref(), expected, "{free}");
+        }
         assert_eq!(name_of(&v, "bake a cake"), None);
         assert_eq!(name_of(&v, ""), None);
         assert_eq!(name_of(&v, "--"), None);

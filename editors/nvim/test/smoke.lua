@@ -100,8 +100,12 @@ end)
 check('before_init sends the normalized settings as initializationOptions', function()
   local cfg = vim.lsp.config.cuda_offload
   local params = {}
-  cfg.before_init(params, { settings = { cudaOffload = { budget = 8, timeouts = { verifySeconds = 5 } } }, root_dir = '/w' })
+  local client_config = { settings = { cudaOffload = { budget = 8, timeouts = { verifySeconds = 5 } } }, root_dir = '/w' }
+  cfg.before_init(params, client_config)
   local init = params.initializationOptions
+  -- Neovim sends client.settings (this table) in its didChangeConfiguration after `initialized`.
+  eq(client_config.settings.cudaOffload, init, 'client settings hold the normalized configuration')
+  eq(select(1, settings.normalize(init, '/w')), init, 'normalizing twice changes nothing')
   eq(init.budget, 8, 'budget')
   eq(init.timeouts, { requestSeconds = 120, verifySeconds = 5 }, 'timeouts')
   eq(vim.json.decode(vim.json.encode(init)).apiKey, vim.NIL, 'apiKey is JSON null')
@@ -316,6 +320,16 @@ end)
 check('setup{} reports invalid settings by name', function()
   co.setup({ settings = { strategy = 'greedy' }, autostart = false })
   truthy(#notes_matching('cudaOffload.strategy: "greedy" is not one of mcgs, enumerate, cot, standard') == 1, 'strategy problem')
+end)
+
+check(':checkhealth cuda-offload reports the binary problem and the settings', function()
+  co.setup({ server_path = tmp .. '/missing/cuda-offload', settings = { budget = -1 }, autostart = false })
+  vim.cmd('checkhealth cuda-offload')
+  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  truthy(text:find('server_path is set to', 1, true), 'binary error in: ' .. text)
+  truthy(text:find('cudaOffload.budget: -1 is below 1', 1, true), 'settings warning in: ' .. text)
+  truthy(text:find('Neovim 0.11+', 1, true), 'version check in: ' .. text)
+  vim.cmd('bwipeout!')
 end)
 
 check(':CudaOffloadDoctor runs the real binary when one is built', function()

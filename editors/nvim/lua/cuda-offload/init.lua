@@ -236,8 +236,13 @@ function M.lsp_config()
     end,
     settings = { [settings.SECTION] = vim.deepcopy(state.opts.settings) },
     before_init = function(params, config)
-      local raw = config.settings and config.settings[settings.SECTION]
-      params.initializationOptions = server_config(raw, config.root_dir)
+      local cfg = server_config(config.settings and config.settings[settings.SECTION], config.root_dir)
+      params.initializationOptions = cfg
+      -- client.settings is this same table: Neovim sends it in the didChangeConfiguration that
+      -- follows `initialized`, so it must be the normalized configuration too.
+      if config.settings then
+        config.settings[settings.SECTION] = cfg
+      end
     end,
     handlers = {
       [M.STATUS_NOTIFICATION] = M._on_status,
@@ -322,9 +327,9 @@ end
 function M.update_settings(new)
   state.opts.settings = vim.tbl_deep_extend('force', state.opts.settings or {}, new or {})
   for _, client in ipairs(get_clients({ name = M.NAME })) do
+    local cfg = server_config(state.opts.settings, client.root_dir)
     client.settings = client.settings or {}
-    client.settings[settings.SECTION] = vim.deepcopy(state.opts.settings)
-    local cfg = server_config(client.settings[settings.SECTION], client.root_dir)
+    client.settings[settings.SECTION] = cfg
     client_notify(client, 'workspace/didChangeConfiguration', { settings = { [settings.SECTION] = cfg } })
   end
 end
@@ -520,6 +525,11 @@ function M.statusline()
     return string.format('CUDA %s%s%s', p.title or 'search', p.message and (': ' .. p.message) or '', pct)
   end
   return ''
+end
+
+--- The options setup{} was given, with the defaults filled in (a copy).
+function M.options()
+  return vim.deepcopy(state.opts)
 end
 
 --- The jobs known from the status notifications (a copy; for scripts and tests).

@@ -22,9 +22,9 @@ import {
 } from './commands';
 import { type ConfigResult, RESTART_SETTINGS, SECTION, toServerConfig } from './config';
 import { doctorArgs, formatDoctorReport, runCaptured } from './doctor';
+import { documentSelector, isServedLanguage } from './languages';
 import { cancelTarget, JobTable, jobLabel, parseStatus, statusView } from './status';
 
-const LANGUAGES = ['cpp', 'c', 'cuda-cpp'];
 const PATH_SCHEME = 'cuda-offload-path';
 /** How long the status bar keeps showing how the last search ended. */
 const ENDED_VISIBLE_MS = 15_000;
@@ -80,7 +80,7 @@ class Extension {
       options: { cwd: this.workspaceFolders()[0] },
     };
     const clientOptions: LanguageClientOptions = {
-      documentSelector: LANGUAGES.map((language) => ({ language })),
+      documentSelector: documentSelector(),
       outputChannel: this.log,
       initializationOptions: () => this.serverConfig(undefined).config,
       middleware: {
@@ -201,8 +201,8 @@ class Extension {
 
   private cursorLoop(client: LanguageClient): { uri: string; line: number } | undefined {
     const editor = vscode.window.activeTextEditor;
-    if (!editor || !LANGUAGES.includes(editor.document.languageId)) {
-      void vscode.window.showInformationMessage('CUDA Offload: put the cursor on a loop in a C, C++ or CUDA file.');
+    if (!editor || editor.document.uri.scheme !== 'file' || !isServedLanguage(editor.document.languageId)) {
+      void vscode.window.showInformationMessage('CUDA Offload: put the cursor on a loop in a C, C++ or CUDA file saved on disk.');
       return undefined;
     }
     return {

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { SECTION, SERVER_SETTINGS } from '../src/config';
+import { documentSelector, isServedLanguage, LANGUAGES } from '../src/languages';
 
 // Compiled into out/test/, run from the extension folder.
 const manifest = JSON.parse(readFileSync(path.join(process.cwd(), 'package.json'), 'utf8'));
@@ -39,4 +40,14 @@ test('every command in the manifest has a title and the palette category', () =>
   for (const c of manifest.contributes.commands) assert.equal(c.category, 'CUDA Offload');
   // Our ids must not collide with the server's: vscode-languageclient registers those itself.
   assert.ok(ids.every((id: string) => !id.startsWith('cuda-offload.')));
+});
+
+test('the extension activates for exactly the languages it serves', () => {
+  const activation = manifest.activationEvents.filter((e: string) => e.startsWith('onLanguage:')).map((e: string) => e.slice('onLanguage:'.length));
+  assert.deepEqual([...activation].sort(), [...LANGUAGES].sort());
+  assert.deepEqual(documentSelector().map((s) => s.language), [...LANGUAGES]);
+  assert.ok(documentSelector().every((s) => s.scheme === 'file'));
+  const when: string = manifest.contributes.menus['editor/context'][0].when;
+  for (const id of LANGUAGES) assert.ok(when.includes(`editorLangId == ${id}`), `context menu for ${id}`);
+  assert.ok(isServedLanguage('cuda-cpp') && !isServedLanguage('python'));
 });

@@ -49,6 +49,11 @@ local function notes_matching(pattern)
   end, notes)
 end
 
+local globals_before = {}
+for k in pairs(_G) do
+  globals_before[k] = true
+end
+
 local tmp = vim.fn.tempname()
 vim.fn.mkdir(tmp, 'p')
 local function place(rel, mode)
@@ -354,6 +359,17 @@ check(':CudaOffloadDoctor runs the real binary when one is built', function()
   local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
   eq(code, 1, 'exit status with no model server: ' .. text)
   truthy(text:find('MISSING%s+model server'), text)
+end)
+
+check('the plugin defines no global variables', function()
+  local added = {}
+  for k in pairs(_G) do
+    if not globals_before[k] then
+      table.insert(added, tostring(k))
+    end
+  end
+  table.sort(added)
+  eq(added, {}, 'new globals')
 end)
 
 vim.fn.delete(tmp, 'rf')

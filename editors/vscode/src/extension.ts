@@ -115,7 +115,12 @@ class Extension {
   async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
-    if (client?.isRunning()) await client.stop();
+    if (!client || client.state === State.Stopped) return;
+    try {
+      await client.stop();
+    } catch (e) {
+      this.log.warn(`stopping the language server: ${errorText(e)}`);
+    }
   }
 
   private async restart(): Promise<void> {

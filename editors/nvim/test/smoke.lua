@@ -226,7 +226,8 @@ check('status notification: parsed, shown in the statusline, told once per start
   eq(co.statusline(), 'CUDA saxpy.cpp:12 9/32, best 0.46', 'reward shown')
   co._on_status(nil, { jobs = { job({ jobId = 'j2', line = 40, llmCalls = 1, budget = 8 }) } })
   eq(co.statusline(), 'CUDA 2 searches 10/40', 'two searches')
-  co._on_status(nil, { jobs = { job({ llmCalls = 32, bestReward = 0.9, state = 'done' }), { jobId = 7 } } })
+  -- A final status may carry only the new state: counts seen before are kept.
+  co._on_status(nil, { jobs = { job({ iteration = 0, llmCalls = 0, bestReward = 0.9, state = 'done' }), { jobId = 7 } } })
   eq(co.statusline(), 'CUDA saxpy.cpp:41 1/8', 'the one left running')
   local told = vim.list_slice(notes, before + 1)
   local msgs = vim.tbl_map(function(n)
@@ -236,7 +237,7 @@ check('status notification: parsed, shown in the statusline, told once per start
     return m:find('search started for saxpy.cpp:12', 1, true)
   end, msgs), 1, 'one start message for j1: ' .. vim.inspect(msgs))
   truthy(#vim.tbl_filter(function(m)
-    return m:find('saxpy.cpp:12: iteration 3, 32/32 model calls, best reward 0.90 (done)', 1, true)
+    return m:find('saxpy.cpp:12: iteration 3, 9/32 model calls, best reward 0.90 (done)', 1, true)
   end, msgs) == 1, 'one end message: ' .. vim.inspect(msgs))
   truthy(#notes_matching('malformed') == 1, 'malformed job reported')
   co._on_status(nil, { jobs = { job({ jobId = 'j2', line = 40, state = 'cancelled' }) } })
@@ -264,6 +265,20 @@ check('$/progress feeds the statusline when no status notification is known', fu
   end)
   vim.lsp.handlers['$/progress'] = default
   assert(ok, err)
+end)
+
+check('offload answers: a jobId is required, a final outcome is told', function()
+  eq(jobs.offload_outcome({ jobId = 's1' }), { job_id = 's1' }, 'started')
+  local _, err = jobs.offload_outcome({ jobId = 7 })
+  truthy(err and err:find('without a jobId', 1, true), 'no jobId: ' .. tostring(err))
+  _, err = jobs.offload_outcome(vim.NIL)
+  truthy(err, 'null answer')
+  eq(jobs.offload_outcome({ jobId = 's1', state = 'done', applied = true, verdict = 'verified, 3.1x faster' }).message,
+    'verified, 3.1x faster', 'done and applied')
+  truthy(jobs.offload_outcome({ jobId = 's1', state = 'done', applied = false, verdict = 'v' }).message:find('not applied', 1, true),
+    'done, not applied')
+  eq(jobs.offload_outcome({ jobId = 's2', state = 'cancelled' }).message, 'search s2 cancelled', 'cancelled')
+  eq(jobs.offload_outcome({ jobId = 's3', state = 'failed', message = 'x' }).message, nil, 'the server reports failures itself')
 end)
 
 check('cancel target: the search on the cursor line, else the only one, else ask', function()

@@ -21,12 +21,53 @@ export function loopArgs(uri: string, line: number): [LoopRef] {
   return [{ uri, line }];
 }
 
-export function parseOffloadResult(result: unknown): string {
-  const jobId = (result as { jobId?: unknown } | null)?.jobId;
-  if (typeof jobId !== 'string' || jobId === '') {
+/**
+ * What `cuda-offload.offload` answered. docs/lsp-protocol.md has it answer `{jobId}` at once; a
+ * server that answers when the search ends adds the outcome (state, verdict, applied), which is
+ * then worth telling the user.
+ */
+export interface OffloadOutcome {
+  jobId: string;
+  state?: 'done' | 'cancelled' | 'failed';
+  verdict?: string;
+  applied?: boolean;
+  message?: string;
+}
+
+export function parseOffloadResult(result: unknown): OffloadOutcome {
+  const o = (typeof result === 'object' && result !== null ? result : {}) as Record<string, unknown>;
+  if (typeof o.jobId !== 'string' || o.jobId === '') {
     throw new Error(`the server answered ${SERVER_COMMANDS.offload} without a jobId: ${JSON.stringify(result)}`);
   }
-  return jobId;
+  const outcome: OffloadOutcome = { jobId: o.jobId };
+  if (o.state === 'done' || o.state === 'cancelled' || o.state === 'failed') outcome.state = o.state;
+  if (typeof o.verdict === 'string') outcome.verdict = o.verdict;
+  if (typeof o.applied === 'boolean') outcome.applied = o.applied;
+  if (typeof o.message === 'string') outcome.message = o.message;
+  return outcome;
+}
+
+/** The sentence for the user about a finished search, if there is one to say. */
+export function offloadOutcomeMessage(o: OffloadOutcome): string | undefined {
+  switch (o.state) {
+    case 'done': {
+      const verdict = o.verdict ?? 'search finished';
+      return o.applied === false
+        ? `${verdict} — not applied; the "Apply kept CUDA kernel" code action applies it`
+        : verdict;
+    }
+    case 'cancelled':
+      return `search ${o.jobId} cancelled`;
+    // A failure is reported by the server itself (window/showMessage); no state: still running.
+    default:
+      return undefined;
+  }
+}
+
+/** How many searches `cuda-offload.cancel` stopped, when the server says. */
+export function parseCancelResult(result: unknown): number | undefined {
+  const n = (result as { cancelled?: unknown } | null)?.cancelled;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
 export function parseShowPathResult(result: unknown): string {

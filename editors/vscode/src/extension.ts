@@ -14,6 +14,8 @@ import {
 import { BinaryNotFoundError, resolveServerBinary, type ResolvedBinary } from './binary';
 import {
   loopArgs,
+  offloadOutcomeMessage,
+  parseCancelResult,
   parseOffloadResult,
   parseShowPathResult,
   pathDocumentName,
@@ -225,9 +227,12 @@ class Extension {
     const loop = client && this.cursorLoop(client);
     if (!client || !loop) return;
     try {
+      this.log.info(`offload requested for ${loop.uri}:${loop.line + 1}`);
       const result = await this.executeServerCommand(client, SERVER_COMMANDS.offload, loopArgs(loop.uri, loop.line));
-      const jobId = parseOffloadResult(result);
-      this.log.info(`search ${jobId} started for ${loop.uri}:${loop.line + 1}`);
+      const outcome = parseOffloadResult(result);
+      this.log.info(`search ${outcome.jobId}: ${outcome.state ?? 'started'}${outcome.verdict ? `: ${outcome.verdict}` : ''}`);
+      const message = offloadOutcomeMessage(outcome);
+      if (message) void vscode.window.showInformationMessage(`CUDA Offload: ${message}`);
     } catch (e) {
       void this.showError(`CUDA Offload: could not start the search: ${errorText(e)}`);
     }
@@ -258,7 +263,8 @@ class Extension {
       args = picked.args;
     }
     try {
-      await this.executeServerCommand(client, SERVER_COMMANDS.cancel, args);
+      const stopped = parseCancelResult(await this.executeServerCommand(client, SERVER_COMMANDS.cancel, args));
+      if (stopped === 0) void vscode.window.showInformationMessage('CUDA Offload: that search had already ended.');
     } catch (e) {
       void this.showError(`CUDA Offload: could not cancel: ${errorText(e)}`);
     }

@@ -57,6 +57,21 @@ function parseJob(item: unknown): JobStatus | undefined {
 }
 
 /**
+ * A job's counts and best reward only grow while it runs. A later update that leaves them out
+ * (zeros, null: a final status may carry only the new state) must not make the display go back.
+ */
+export function mergeJob(old: JobStatus, next: JobStatus): JobStatus {
+  const best =
+    old.bestReward === null ? next.bestReward : next.bestReward === null ? old.bestReward : Math.max(old.bestReward, next.bestReward);
+  return {
+    ...next,
+    iteration: Math.max(old.iteration, next.iteration),
+    llmCalls: Math.max(old.llmCalls, next.llmCalls),
+    bestReward: best,
+  };
+}
+
+/**
  * The jobs the client knows about. Each notification updates the jobs it lists (by jobId); a job
  * that has ended stays until `forgetEnded` so the status bar can show how it ended for a moment.
  */
@@ -64,7 +79,10 @@ export class JobTable {
   private readonly jobs = new Map<string, JobStatus>();
 
   update(jobs: readonly JobStatus[]): void {
-    for (const job of jobs) this.jobs.set(job.jobId, job);
+    for (const job of jobs) {
+      const old = this.jobs.get(job.jobId);
+      this.jobs.set(job.jobId, old ? mergeJob(old, job) : job);
+    }
   }
 
   forgetEnded(): void {

@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loopArgs, parseOffloadResult, parseShowPathResult, pathDocumentName } from '../src/commands';
+import {
+  loopArgs,
+  offloadOutcomeMessage,
+  parseCancelResult,
+  parseOffloadResult,
+  parseShowPathResult,
+  pathDocumentName,
+} from '../src/commands';
 
 test('loop arguments have the shape of docs/lsp-protocol.md', () => {
   assert.deepEqual(loopArgs('file:///w/a.cpp', 0), [{ uri: 'file:///w/a.cpp', line: 0 }]);
@@ -9,10 +16,28 @@ test('loop arguments have the shape of docs/lsp-protocol.md', () => {
 });
 
 test('the offload answer must carry a jobId', () => {
-  assert.equal(parseOffloadResult({ jobId: 'job-7' }), 'job-7');
+  assert.deepEqual(parseOffloadResult({ jobId: 'job-7' }), { jobId: 'job-7' });
   assert.throws(() => parseOffloadResult(null), /without a jobId: null/);
   assert.throws(() => parseOffloadResult({ jobId: 7 }), /without a jobId/);
   assert.throws(() => parseOffloadResult({ jobId: '' }), /without a jobId/);
+});
+
+test('an answer given when the search ends carries its outcome', () => {
+  const done = parseOffloadResult({ jobId: 's1', state: 'done', applied: true, verdict: 'verified, 3.1x faster', speedup: 3.1 });
+  assert.deepEqual(done, { jobId: 's1', state: 'done', applied: true, verdict: 'verified, 3.1x faster' });
+  assert.equal(offloadOutcomeMessage(done), 'verified, 3.1x faster');
+  assert.match(offloadOutcomeMessage({ ...done, applied: false })!, /not applied; the "Apply kept CUDA kernel" code action/);
+  assert.equal(offloadOutcomeMessage({ jobId: 's2', state: 'cancelled' }), 'search s2 cancelled');
+  assert.equal(offloadOutcomeMessage({ jobId: 's3', state: 'failed', message: 'no model' }), undefined);
+  assert.equal(offloadOutcomeMessage({ jobId: 's4' }), undefined);
+  assert.deepEqual(parseOffloadResult({ jobId: 's5', state: 'exploded', applied: 'yes' }), { jobId: 's5' });
+});
+
+test('the cancel answer may say how many searches stopped', () => {
+  assert.equal(parseCancelResult({ cancelled: 0 }), 0);
+  assert.equal(parseCancelResult({ cancelled: 2 }), 2);
+  assert.equal(parseCancelResult(null), undefined);
+  assert.equal(parseCancelResult({ cancelled: -1 }), undefined);
 });
 
 test('the showPath answer must carry markdown', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cancelTarget, fileName, JobTable, type JobStatus, parseStatus, statusView } from '../src/status';
+import { cancelTarget, fileName, JobTable, type JobStatus, mergeJob, parseStatus, statusView } from '../src/status';
 
 const URI = 'file:///work/test-workspaces/saxpy/saxpy.cpp';
 
@@ -72,6 +72,16 @@ test('the job table updates by jobId and forgets ended jobs on request', () => {
   assert.deepEqual(t.all().map((j) => j.jobId), ['j1']);
   t.clear();
   assert.deepEqual(t.all(), []);
+});
+
+test('a final status without counts keeps the counts and best reward seen so far', () => {
+  const t = new JobTable();
+  t.update([job({ iteration: 6, llmCalls: 12, bestReward: 0.7 })]);
+  t.update([job({ iteration: 0, llmCalls: 0, bestReward: null, state: 'cancelled' })]);
+  assert.deepEqual(t.all(), [job({ iteration: 6, llmCalls: 12, bestReward: 0.7, state: 'cancelled' })]);
+  assert.equal(mergeJob(job({ bestReward: 0.5 }), job({ bestReward: 0.9, state: 'done' })).bestReward, 0.9);
+  assert.equal(mergeJob(job({ bestReward: 0.9 }), job({ bestReward: 0.5 })).bestReward, 0.9);
+  assert.equal(mergeJob(job(), job({ bestReward: 0.2 })).bestReward, 0.2);
 });
 
 test('cancel picks the search on the cursor line, else the only one, else asks', () => {

@@ -362,8 +362,9 @@ local function cursor_loop(bufnr)
   return { uri = vim.uri_from_bufnr(bufnr), line = vim.api.nvim_win_get_cursor(0)[1] - 1 }
 end
 
---- :CudaOffload — offload the loop on the cursor's line. `on_started(jobId)` is for scripts.
-function M.offload(on_started)
+--- :CudaOffload — offload the loop on the cursor's line. `on_result(jobId, answer)` is for scripts:
+--- called when the server answers (at once, or when the search ends, depending on the server).
+function M.offload(on_result)
   local bufnr = vim.api.nvim_get_current_buf()
   local client = attached_client(bufnr)
   if not client then
@@ -371,13 +372,16 @@ function M.offload(on_started)
   end
   local loop = cursor_loop(bufnr)
   execute(client, bufnr, M.COMMANDS.offload, { loop }, function(result)
-    local job_id = type(result) == 'table' and result.jobId or nil
-    if type(job_id) ~= 'string' or job_id == '' then
-      notify('the server answered ' .. M.COMMANDS.offload .. ' without a jobId: ' .. vim.inspect(result), levels.ERROR)
+    local outcome, err = jobs.offload_outcome(result)
+    if not outcome then
+      notify(err, levels.ERROR)
       return
     end
-    if on_started then
-      on_started(job_id)
+    if outcome.message then
+      notify(outcome.message)
+    end
+    if on_result then
+      on_result(outcome.job_id, result)
     end
   end)
 end
@@ -398,7 +402,11 @@ function M.cancel(all)
   if target.kind == 'none' then
     notify('no search is running')
   elseif target.kind == 'job' then
-    execute(client, bufnr, M.COMMANDS.cancel, { { jobId = target.job.jobId } })
+    execute(client, bufnr, M.COMMANDS.cancel, { { jobId = target.job.jobId } }, function(result)
+      if type(result) == 'table' and result.cancelled == 0 then
+        notify('that search had already ended')
+      end
+    end)
   else
     vim.ui.select(target.jobs, { prompt = 'Which search should stop?', format_item = jobs.describe }, function(job)
       if job then

@@ -58,6 +58,20 @@ function M.parse_status(params)
   return jobs, rejected
 end
 
+--- A job's counts and best reward only grow while it runs: a later update that leaves them out
+--- (zeros, nil: a final status may carry only the new state) must not make the display go back.
+function M.merge(old, new)
+  local merged = vim.deepcopy(new)
+  merged.iteration = math.max(old.iteration, new.iteration)
+  merged.llmCalls = math.max(old.llmCalls, new.llmCalls)
+  if old.bestReward and new.bestReward then
+    merged.bestReward = math.max(old.bestReward, new.bestReward)
+  else
+    merged.bestReward = new.bestReward or old.bestReward
+  end
+  return merged
+end
+
 --- Known jobs by id, in the order they were first seen.
 local Table = {}
 Table.__index = Table
@@ -74,6 +88,9 @@ function Table:update(jobs)
     local old = self.by_id[job.jobId]
     if not old then
       table.insert(self.order, job.jobId)
+    end
+    if old then
+      job = M.merge(old, job)
     end
     if not old or old.state ~= job.state then
       table.insert(changed, { job = job, previous = old and old.state or nil })
@@ -159,6 +176,27 @@ function M.status_text(jobs)
   local last = jobs[#jobs]
   local best = (last.state == 'done' and last.bestReward) and string.format(', best %.2f', last.bestReward) or ''
   return string.format('CUDA %s %s%s', M.where(last), last.state, best)
+end
+
+--- Reads the answer to `cuda-offload.offload`: `{jobId}` (docs/lsp-protocol.md), or, from a server
+--- that answers when the search ends, also `state`, `verdict`, `applied`. Returns
+--- `{ job_id, message? }` (message: what to tell the user) or nil and an error.
+function M.offload_outcome(result)
+  local job_id = type(result) == 'table' and result.jobId or nil
+  if type(job_id) ~= 'string' or job_id == '' then
+    return nil, 'the server answered cuda-offload.offload without a jobId: ' .. vim.inspect(result)
+  end
+  local message
+  if result.state == 'done' then
+    message = type(result.verdict) == 'string' and result.verdict or 'search finished'
+    if result.applied == false then
+      message = message .. ' — not applied; the "Apply kept CUDA kernel" code action applies it'
+    end
+  elseif result.state == 'cancelled' then
+    message = 'search ' .. job_id .. ' cancelled'
+  end
+  -- A failure is reported by the server itself (window/showMessage); no state: still running.
+  return { job_id = job_id, message = message }
 end
 
 --- Which search a cancel means: the one on the cursor's line, else the only one running, else the

@@ -1,53 +1,10 @@
--- Headless smoke test of the plugin without a server:
+-- Headless smoke test of the plugin without a server (editors/test runs it):
+--   CUDA_OFFLOAD_REPO=$PWD CUDA_OFFLOAD_NVIM_RESULTS=/tmp/smoke.txt \
 --   nvim --headless -u NONE -i NONE --cmd 'set rtp^=editors/nvim' -c 'luafile editors/nvim/test/smoke.lua'
--- Writes one line per check to $CUDA_OFFLOAD_NVIM_RESULTS ("PASS name", "FAIL name: why"), then
--- "DONE n", so the caller can tell a crash half-way from a clean run. Results go to a file
--- because print() in a headless Neovim is not reliable output.
-local out_path = assert(os.getenv('CUDA_OFFLOAD_NVIM_RESULTS'), 'set CUDA_OFFLOAD_NVIM_RESULTS')
-local repo = assert(os.getenv('CUDA_OFFLOAD_REPO'), 'set CUDA_OFFLOAD_REPO')
-local out = assert(io.open(out_path, 'w'))
-local count = 0
-
-local function record(line)
-  out:write(line, '\n')
-  out:flush()
-end
-
-local function check(name, fn)
-  count = count + 1
-  local ok, err = xpcall(fn, debug.traceback)
-  if ok and type(err) == 'table' and err.skip then
-    -- Cannot run here: not a pass.
-    record('SKIP ' .. name .. ': ' .. err.skip)
-  elseif ok then
-    record('PASS ' .. name)
-  else
-    record('FAIL ' .. name .. ': ' .. tostring(err):gsub('\n', '\n    '))
-  end
-end
-
-local function eq(got, want, what)
-  if not vim.deep_equal(got, want) then
-    error(string.format('%s: got %s, want %s', what or 'value', vim.inspect(got), vim.inspect(want)), 2)
-  end
-end
-
-local function truthy(v, what)
-  if not v then
-    error((what or 'condition') .. ' is false', 2)
-  end
-end
-
--- Every vim.notify call, so checks can assert on what the user would be told.
-local notes = {}
-vim.notify = function(msg, level)
-  table.insert(notes, { msg = msg, level = level })
-end
-local function notes_matching(pattern)
-  return vim.tbl_filter(function(n)
-    return n.msg:find(pattern) ~= nil
-  end, notes)
-end
+-- Results: see harness.lua.
+local t = dofile(assert(os.getenv('CUDA_OFFLOAD_REPO'), 'set CUDA_OFFLOAD_REPO') .. '/editors/nvim/test/harness.lua')
+local repo, check, eq, truthy = t.repo, t.check, t.eq, t.truthy
+local notes, notes_matching = t.notes, t.notes_matching
 
 local globals_before = {}
 for k in pairs(_G) do
@@ -388,6 +345,4 @@ check('the plugin defines no global variables', function()
 end)
 
 vim.fn.delete(tmp, 'rf')
-record('DONE ' .. count)
-out:close()
-vim.cmd('qa!')
+t.finish()

@@ -34,9 +34,10 @@ const DOCTOR_TIMEOUT_MS = 60_000;
 
 let extension: Extension | undefined;
 
-export async function activate(context: vscode.ExtensionContext): Promise<void> {
+export function activate(context: vscode.ExtensionContext): void {
   extension = new Extension(context);
-  await extension.start();
+  // Not awaited: activation should not wait for the server's initialize round trip.
+  void extension.start();
 }
 
 export async function deactivate(): Promise<void> {

@@ -5,6 +5,7 @@
 
 pub mod analysis;
 pub mod cli;
+pub mod config;
 pub mod graph;
 pub mod llm;
 pub mod lsp;

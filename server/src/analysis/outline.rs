@@ -203,6 +203,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     extent: None,
                     is_size: false,
                     input: None,
+                    // A vector is passed by its data pointer at the call site.
+                    call_arg: decl.vector.then(|| format!("{name}.data()")),
                 },
             });
             if size_methods.contains(name.as_str()) {
@@ -219,6 +221,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     extent: Some("1".into()),
                     is_size: false,
                     input: None,
+                    // A written scalar travels as a one-element array: pass its address.
+                    call_arg: Some(format!("&{name}")),
                 },
             });
         } else if decl.literal_init && decl.is_const && !decl.is_param && !decl.is_integer() {
@@ -238,6 +242,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     extent: None,
                     is_size: false,
                     input: None,
+                    call_arg: None,
                 },
             });
         }
@@ -267,6 +272,9 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 extent: None,
                 is_size: true,
                 input: None,
+                call_arg: size
+                    .strip_suffix("_size")
+                    .map(|obj| format!("{obj}.size()")),
             },
         });
     }
@@ -426,6 +434,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     extent: None,
                     is_size: true,
                     input: None,
+                    call_arg: None,
                 },
             }),
             _ => {
@@ -456,6 +465,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                             extent: None,
                             is_size: false,
                             input: None,
+                            call_arg: None,
                         },
                     });
                 }

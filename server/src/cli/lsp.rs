@@ -1,9 +1,80 @@
-//! `cuda-offload lsp`.
+//! `cuda-offload lsp`: the language server on stdin/stdout.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
-pub type Args = super::Pending;
+use clap::ValueEnum;
+
+use crate::config::{Settings, SettingsLayer};
+use crate::llm::BackendKind;
+use crate::lsp::{LspSettings, RunnerFactory};
+use crate::search::judge::LazyVerifierJudge;
+use crate::search::offload::OffloadRunner;
+use crate::search::offloader::{Offloader, SearchSettings, load_graph};
+use crate::verify::VerifyConfig;
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Accepted for editors that pass it; stdio is the only transport
+    #[arg(long)]
+    stdio: bool,
+}
 
 pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    super::not_implemented("lsp", 8)
+    let cwd = std::env::current_dir()?;
+    let graph = Arc::new(load_graph(Some(&cwd)).map_err(anyhow::Error::msg)?);
+    let factory: RunnerFactory = Arc::new(move |editor: &LspSettings| {
+        // Defaults < cuda-offload.toml < environment < the editor's settings.
+        let (settings, _) = Settings::load(&cwd, |k| std::env::var(k).ok(), &editor_layer(editor)?)
+            .map_err(|e| e.to_string())?;
+        let judge = LazyVerifierJudge::new(VerifyConfig {
+            nvcc: settings.nvcc.clone(),
+            ..VerifyConfig::default()
+        });
+        let runner: Arc<dyn OffloadRunner> = Arc::new(Offloader {
+            backend: settings.backend_config(),
+            judge: Arc::new(judge),
+            graph: graph.clone(),
+            settings: SearchSettings {
+                max_tokens: settings.max_tokens,
+                strategy: settings.strategy,
+                budget: settings.budget as usize,
+                seed: settings.seed,
+                ..SearchSettings::default()
+            },
+        });
+        Ok(runner)
+    });
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(crate::lsp::serve(
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+        factory,
+    ));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn editor_layer(e: &LspSettings) -> Result<SettingsLayer, String> {
+    let backend = match &e.backend {
+        Some(b) => Some(
+            BackendKind::from_str(b, true)
+                .map_err(|_| format!("unknown backend `{b}` (ollama, openai, replay)"))?,
+        ),
+        None => None,
+    };
+    Ok(SettingsLayer {
+        backend,
+        url: e.url.clone(),
+        model: e.model.clone(),
+        api_key: e.api_key.clone(),
+        cassette: e.cassette.clone().map(Into::into),
+        seed: e.seed,
+        budget: e.budget.map(|b| b as u32),
+        strategy: e.strategy,
+        nvcc: e.nvcc_path.clone().map(Into::into),
+        gpu_arch: e.gpu_arch.clone(),
+        ..SettingsLayer::default()
+    })
 }

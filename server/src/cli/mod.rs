@@ -1,7 +1,6 @@
 //! The command line: one binary, one subcommand per job. Only `cli` and `lsp` read configuration.
 
 mod bench;
-pub mod config;
 mod doctor;
 mod graph;
 mod lsp;

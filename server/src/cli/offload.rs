@@ -1,9 +1,276 @@
-//! `cuda-offload offload`.
+//! `cuda-offload offload FILE --line N`: search for a verified CUDA kernel for one loop.
 
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
 
-pub type Args = super::Pending;
+use anyhow::{Context, bail};
+use tokio_util::sync::CancellationToken;
 
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    super::not_implemented("offload", 7)
+use crate::analysis;
+use crate::config::{Settings, SettingsLayer, Strategy};
+use crate::llm::BackendKind;
+use crate::search::judge::VerifierJudge;
+use crate::search::offload::{OffloadRequest, OffloadRunner, OffloadSummary};
+use crate::search::offloader::{Offloader, SearchSettings, load_graph};
+use crate::search::workspace_edit;
+use crate::verify::{Verifier, VerifyConfig};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The C++ file holding the loop
+    file: PathBuf,
+    /// A line of the loop (1-based; any line inside the nest)
+    #[arg(long)]
+    line: usize,
+    /// Search strategy
+    #[arg(long, value_enum)]
+    strategy: Option<Strategy>,
+    /// Model calls the search may spend
+    #[arg(long)]
+    budget: Option<u32>,
+    /// Seed for every random choice (and the model's sampling)
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Model server protocol
+    #[arg(long, value_enum)]
+    backend: Option<BackendKind>,
+    /// Model server URL
+    #[arg(long)]
+    url: Option<String>,
+    /// Model name
+    #[arg(long)]
+    model: Option<String>,
+    /// Cassette for the replay backend, or to record into with --record
+    #[arg(long)]
+    cassette: Option<PathBuf>,
+    /// Record every model answer into --cassette
+    #[arg(long)]
+    record: bool,
+    /// nvcc to use (file or CUDA root)
+    #[arg(long)]
+    nvcc: Option<PathBuf>,
+    /// Longest answer, in tokens
+    #[arg(long)]
+    max_tokens: Option<u32>,
+    /// Wall-clock limit of the whole search, in seconds
+    #[arg(long)]
+    deadline: Option<f64>,
+    /// Print the result (and the whole search trace) as JSON
+    #[arg(long)]
+    json: bool,
+    /// Write the .cu file, a patch for FILE and the search trace into DIR
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Write the .cu file next to FILE and replace the loop in FILE by a call
+    #[arg(long)]
+    apply: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let file = args
+        .file
+        .canonicalize()
+        .with_context(|| format!("cannot open {}", args.file.display()))?;
+    let flags = SettingsLayer {
+        backend: args.backend,
+        url: args.url.clone(),
+        model: args.model.clone(),
+        seed: args.seed,
+        max_tokens: args.max_tokens,
+        budget: args.budget,
+        strategy: args.strategy,
+        nvcc: args.nvcc.clone(),
+        cassette: args.cassette.clone(),
+        record: args.record.then_some(true),
+        ..SettingsLayer::default()
+    };
+    let (settings, config_file) = Settings::load(&file, |k| std::env::var(k).ok(), &flags)?;
+    if let Some(path) = &config_file {
+        eprintln!("settings from {}", path.display());
+    }
+
+    let report = analysis::analyze_file(&file)
+        .with_context(|| format!("cannot analyse {}", file.display()))?;
+    let Some(lp) = report.loop_at_line(args.line) else {
+        bail!(
+            "no loop at {}:{} (run `cuda-offload scan {}` to list them)",
+            file.display(),
+            args.line,
+            file.display()
+        );
+    };
+    let Some(region) = lp.region.clone().filter(|_| lp.parallel) else {
+        bail!(
+            "the loop at {}:{} cannot be offloaded: {}",
+            file.display(),
+            lp.line,
+            lp.reason
+        );
+    };
+    let source = std::fs::read_to_string(&file)?;
+
+    let verifier = Verifier::new(VerifyConfig {
+        nvcc: settings.nvcc.clone(),
+        ..VerifyConfig::default()
+    })
+    .context("the verifier needs nvcc")?;
+    let gpu = verifier.gpu_name();
+    let graph = load_graph(file.parent()).map_err(anyhow::Error::msg)?;
+    let offloader = Offloader {
+        backend: settings.backend_config(),
+        judge: Arc::new(VerifierJudge(Arc::new(verifier))),
+        graph: Arc::new(graph),
+        settings: SearchSettings {
+            max_tokens: settings.max_tokens,
+            deadline: args.deadline.map(Duration::from_secs_f64),
+            strategy: settings.strategy,
+            budget: settings.budget as usize,
+            seed: settings.seed,
+            ..SearchSettings::default()
+        },
+    };
+    eprintln!(
+        "offloading {} loop at {}:{}-{} as `{}` — {} search, budget {} model calls, {} {} ({}), GPU: {}",
+        lp.kind.as_str(),
+        file.display(),
+        lp.line,
+        lp.end_line,
+        region.signature(),
+        settings.strategy.as_str(),
+        settings.budget,
+        settings.backend.as_str(),
+        settings.model,
+        settings.effective_url(),
+        gpu.as_deref()
+            .unwrap_or("none (candidates are compiled, not run)"),
+    );
+    let request = OffloadRequest {
+        file: file.clone(),
+        source: source.clone(),
+        region: region.clone(),
+        strategy: Some(settings.strategy),
+        budget: Some(settings.budget as usize),
+        seed: Some(settings.seed),
+    };
+
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let cancel = CancellationToken::new();
+    let ctrl_c = cancel.clone();
+    let summary = runtime.block_on(async move {
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                eprintln!("cancelling…");
+                ctrl_c.cancel();
+            }
+        });
+        let progress = Box::new(|p: &crate::search::Progress| {
+            let best = p
+                .best_reward
+                .map(|r| format!("{r:.3}"))
+                .unwrap_or_else(|| "-".into());
+            eprintln!(
+                "[{:>3}] {}/{} model calls, best reward {best}, path: {}",
+                p.iteration,
+                p.llm_calls,
+                p.budget,
+                if p.current_path.is_empty() {
+                    "-".to_string()
+                } else {
+                    p.current_path.join(" → ")
+                }
+            );
+        });
+        offloader.offload(request, progress, cancel).await
+    });
+    let summary = summary.map_err(|e| anyhow::anyhow!("search failed: {e}"))?;
+
+    let mut written = Vec::new();
+    if let Some(dir) = &args.out {
+        written.extend(write_out(dir, &file, &source, &summary)?);
+    }
+    if args.apply {
+        written.extend(apply(&file, &source, &summary)?);
+    }
+    if args.json {
+        let out = serde_json::json!({"loop": {"file": file, "line": lp.line, "end_line": lp.end_line, "kind": lp.kind},
+                                     "region": region, "gpu": gpu, "result": summary, "written": written});
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        print_human(&summary, &written);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_out(
+    dir: &Path,
+    file: &Path,
+    source: &str,
+    s: &OffloadSummary,
+) -> anyhow::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let kernel = dir.join(&s.kernel_file);
+    std::fs::write(&kernel, &s.kernel_source)?;
+    let new_source = workspace_edit::apply_line_edits(source, &s.source_edits);
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let diff = similar::TextDiff::from_lines(source, &new_source)
+        .unified_diff()
+        .header(&format!("a/{name}"), &format!("b/{name}"))
+        .to_string();
+    let patch = dir.join(format!("{name}.patch"));
+    std::fs::write(&patch, diff)?;
+    let trace = dir.join("trace.json");
+    std::fs::write(&trace, serde_json::to_string_pretty(&s.trace)?)?;
+    Ok(vec![kernel, patch, trace])
+}
+
+fn apply(file: &Path, source: &str, s: &OffloadSummary) -> anyhow::Result<Vec<PathBuf>> {
+    let kernel = file.with_file_name(&s.kernel_file);
+    std::fs::write(&kernel, &s.kernel_source)?;
+    let new_source = workspace_edit::apply_line_edits(source, &s.source_edits);
+    // Write to a sibling and rename, so a failure never leaves a half-written source file.
+    let tmp = file.with_extension("cuda-offload.tmp");
+    std::fs::write(&tmp, new_source)?;
+    std::fs::rename(&tmp, file)?;
+    Ok(vec![kernel, file.to_path_buf()])
+}
+
+fn print_human(s: &OffloadSummary, written: &[PathBuf]) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "result: {}", s.verdict);
+    if !s.verified {
+        let _ = writeln!(
+            out,
+            "        (unverified: the kernel was compiled but not checked against the loop or timed)"
+        );
+    }
+    if !s.path.is_empty() {
+        let steps: Vec<String> = s
+            .path
+            .iter()
+            .zip(&s.step_rewards)
+            .map(|(t, r)| format!("{t} ({r:.3})"))
+            .collect();
+        let _ = writeln!(out, "path:   {}", steps.join(" → "));
+    }
+    let _ = writeln!(
+        out,
+        "cost:   {} model calls, {} tokens",
+        s.llm_calls, s.tokens
+    );
+    let _ = writeln!(
+        out,
+        "\n{}",
+        crate::search::workspace_edit::candidate_part(&s.kernel_source).trim_end()
+    );
+    for w in written {
+        let _ = writeln!(out, "wrote {}", w.display());
+    }
 }

@@ -17,14 +17,23 @@ impl OpenDocument {
     pub fn new(text: &str, version: i32, language: Language) -> Self {
         let analysis = analysis::Document::new(text, language);
         let report = analysis.report();
-        OpenDocument { rope: Rope::from_str(text), version, language, analysis, report }
+        OpenDocument {
+            rope: Rope::from_str(text),
+            version,
+            language,
+            analysis,
+            report,
+        }
     }
 
     /// Applies one edit given in bytes (the caller converted positions in the negotiated encoding).
     pub fn edit(&mut self, start: usize, old_end: usize, new_text: &str) {
         let start = start.min(self.rope.len_bytes());
         let old_end = old_end.clamp(start, self.rope.len_bytes());
-        let (cs, ce) = (self.rope.byte_to_char(start), self.rope.byte_to_char(old_end));
+        let (cs, ce) = (
+            self.rope.byte_to_char(start),
+            self.rope.byte_to_char(old_end),
+        );
         self.rope.remove(cs..ce);
         self.rope.insert(cs, new_text);
         self.analysis.edit(start, old_end, new_text);

@@ -25,14 +25,21 @@ pub struct Jobs {
 
 impl Default for Jobs {
     fn default() -> Self {
-        Jobs { running: Mutex::new(HashMap::new()), slots: Mutex::new(None) }
+        Jobs {
+            running: Mutex::new(HashMap::new()),
+            slots: Mutex::new(None),
+        }
     }
 }
 
 impl Jobs {
     /// The pool bounding concurrent searches, created with the limit in force at first use.
     pub fn slots(&self, limit: usize) -> Arc<Semaphore> {
-        self.slots.lock().expect("slots lock").get_or_insert_with(|| Arc::new(Semaphore::new(limit.max(1)))).clone()
+        self.slots
+            .lock()
+            .expect("slots lock")
+            .get_or_insert_with(|| Arc::new(Semaphore::new(limit.max(1))))
+            .clone()
     }
 
     pub fn insert(&self, id: String, info: JobInfo) {

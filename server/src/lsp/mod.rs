@@ -1,6 +1,38 @@
-//! The language server (ARCHITECTURE.md §6). Issue #8. The only module that knows LSP types.
-// The server itself (server.rs, handlers/, state.rs, ...) is wired in once the analysis module's
-// incremental Document lands (it is built against that API).
+//! The language server (ARCHITECTURE.md §6). Issue #8. The only module that knows LSP types:
+//! it converts the plain data of analysis/search/verify at the edge (`to_proto`).
 
+pub mod document;
 pub mod framing;
+pub mod handlers;
+pub mod jobs;
 pub mod position;
+pub mod server;
+pub mod state;
+pub mod to_proto;
+
+use tower_lsp_server::{LspService, Server};
+
+pub use jobs::{OffloadRequest, OffloadRunner, OffloadSummary};
+pub use state::{LspSettings, RunnerFactory};
+
+/// Serves LSP on the given streams until the client exits or closes them.
+pub async fn serve<R, W>(input: R, output: W, factory: RunnerFactory)
+where
+    R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let (service, socket) =
+        LspService::build(|client| server::Backend::new(client, factory.clone()))
+            .custom_method(
+                "window/workDoneProgress/cancel",
+                server::Backend::work_done_progress_cancel,
+            )
+            .finish();
+    let (input, output) = framing::validate(input, output);
+    // Several slots: `cuda-offload.offload` requests stay pending while their search runs so that
+    // `$/cancelRequest` can stop them; document notifications mutate state before their first await.
+    Server::new(input, output, socket)
+        .concurrency_level(8)
+        .serve(service)
+        .await;
+}

@@ -8,8 +8,8 @@ use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer};
 
 use super::handlers;
+use super::state::RunnerFactory;
 use super::state::State;
-use crate::search::offload::OffloadRunner;
 
 pub struct Backend {
     pub client: Client,
@@ -17,8 +17,11 @@ pub struct Backend {
 }
 
 impl Backend {
-    pub fn new(client: Client, runner: Arc<dyn OffloadRunner>) -> Self {
-        Backend { client, state: Arc::new(State::new(runner)) }
+    pub fn new(client: Client, factory: RunnerFactory) -> Self {
+        Backend {
+            client,
+            state: Arc::new(State::new(factory)),
+        }
     }
 
     /// `window/workDoneProgress/cancel`: the progress cancel button.

@@ -24,9 +24,9 @@ pub struct LspSettings {
     pub model: Option<String>,
     pub api_key: Option<String>,
     pub cassette: Option<String>,
-    pub budget: usize,
-    pub strategy: Strategy,
-    pub seed: u64,
+    pub budget: Option<usize>,
+    pub strategy: Option<Strategy>,
+    pub seed: Option<u64>,
     pub nvcc_path: Option<String>,
     pub gpu_arch: Option<String>,
     pub max_concurrent_searches: usize,
@@ -40,15 +40,19 @@ impl Default for LspSettings {
             model: None,
             api_key: None,
             cassette: None,
-            budget: 32,
-            strategy: Strategy::Mcgs,
-            seed: 0,
+            budget: None,
+            strategy: None,
+            seed: None,
             nvcc_path: None,
             gpu_arch: None,
             max_concurrent_searches: 2,
         }
     }
 }
+
+/// Builds the offload runner (model backend, verifier, graph) for the editor's settings.
+pub type RunnerFactory =
+    Arc<dyn Fn(&LspSettings) -> Result<Arc<dyn OffloadRunner>, String> + Send + Sync>;
 
 /// A finished search for one loop of one document.
 #[derive(Debug, Clone)]
@@ -73,7 +77,8 @@ pub struct State {
     pub settings: RwLock<LspSettings>,
     pub results: Mutex<HashMap<Uri, Vec<LoopResult>>>,
     pub jobs: Jobs,
-    pub runner: Arc<dyn OffloadRunner>,
+    runner: RwLock<Option<Arc<dyn OffloadRunner>>>,
+    factory: RunnerFactory,
     /// Bumped on every save: a re-verification that finishes under an older generation is dropped.
     pub save_generation: DashMap<Uri, u64>,
     /// The running re-verification per source document, cancelled when a newer save arrives.
@@ -84,20 +89,36 @@ pub struct State {
 }
 
 impl State {
-    pub fn new(runner: Arc<dyn OffloadRunner>) -> Self {
+    pub fn new(factory: RunnerFactory) -> Self {
         State {
             documents: DashMap::new(),
             encoding: RwLock::new(Encoding::Utf16),
             settings: RwLock::new(LspSettings::default()),
             results: Mutex::new(HashMap::new()),
             jobs: Jobs::default(),
-            runner,
+            runner: RwLock::new(None),
+            factory,
             save_generation: DashMap::new(),
             reverify_runs: DashMap::new(),
             next_id: AtomicU64::new(1),
             client_supports_progress: RwLock::new(false),
             client_supports_configuration: RwLock::new(false),
         }
+    }
+
+    /// The runner for the current settings, built on first use and after each settings change.
+    pub fn runner(&self) -> Result<Arc<dyn OffloadRunner>, String> {
+        if let Some(r) = self.runner.read().expect("runner lock").clone() {
+            return Ok(r);
+        }
+        let built = (self.factory)(&self.settings())?;
+        *self.runner.write().expect("runner lock") = Some(built.clone());
+        Ok(built)
+    }
+
+    /// Drops the runner so that the next use builds one from the new settings.
+    pub fn settings_changed(&self) {
+        *self.runner.write().expect("runner lock") = None;
     }
 
     pub fn encoding(&self) -> Encoding {
@@ -113,6 +134,11 @@ impl State {
     }
 
     pub fn results_for(&self, uri: &Uri) -> Vec<LoopResult> {
-        self.results.lock().expect("results lock").get(uri).cloned().unwrap_or_default()
+        self.results
+            .lock()
+            .expect("results lock")
+            .get(uri)
+            .cloned()
+            .unwrap_or_default()
     }
 }

@@ -13,7 +13,9 @@ pub const SOURCE: &str = "cuda-offload";
 /// The first line of a loop, from its first non-blank character to the end of the line: the
 /// whole nest would be a wall of squiggles.
 pub fn line_range(rope: &Rope, line_1based: usize, enc: Encoding) -> Range {
-    let line = line_1based.saturating_sub(1).min(rope.len_lines().saturating_sub(1));
+    let line = line_1based
+        .saturating_sub(1)
+        .min(rope.len_lines().saturating_sub(1));
     let start = rope.line_to_byte(line);
     let text = rope.line(line).to_string();
     let content = text.trim_end_matches(['\n', '\r']);
@@ -41,13 +43,21 @@ pub fn loop_diagnostic(rope: &Rope, report: &LoopReport, enc: Encoding) -> Diagn
             .estimated_speedup
             .map(|s| format!(" Estimated GPU speedup (roofline model, incl. transfers): {s:.1}x."))
             .unwrap_or_default();
-        format!("Offloadable loop ({}): {}{estimate}", report.kind.as_str(), report.reason)
+        format!(
+            "Offloadable loop ({}): {}{estimate}",
+            report.kind.as_str(),
+            report.reason
+        )
     } else {
         format!("Not offloaded: {}", report.reason)
     };
     Diagnostic {
         range: line_range(rope, report.line, enc),
-        severity: Some(if report.parallel { DiagnosticSeverity::INFORMATION } else { DiagnosticSeverity::HINT }),
+        severity: Some(if report.parallel {
+            DiagnosticSeverity::INFORMATION
+        } else {
+            DiagnosticSeverity::HINT
+        }),
         code: Some(NumberOrString::String(kind_code(report.kind).to_string())),
         source: Some(SOURCE.to_string()),
         message,
@@ -57,19 +67,32 @@ pub fn loop_diagnostic(rope: &Rope, report: &LoopReport, enc: Encoding) -> Diagn
 
 pub fn result_diagnostic(rope: &Rope, result: &LoopResult, enc: Encoding) -> Diagnostic {
     let s = &result.summary;
-    let path = if s.path.is_empty() { String::new() } else { format!(" Path: {}.", s.path.join(" → ")) };
+    let path = if s.path.is_empty() {
+        String::new()
+    } else {
+        format!(" Path: {}.", s.path.join(" → "))
+    };
     let (severity, code, mut message) = match &result.reverify {
         Some((false, verdict)) => (
             DiagnosticSeverity::WARNING,
             "offload-failed-reverify",
-            format!("The CUDA kernel in {} no longer verifies: {verdict}", s.kernel_file),
+            format!(
+                "The CUDA kernel in {} no longer verifies: {verdict}",
+                s.kernel_file
+            ),
         ),
-        Some((true, verdict)) => {
-            (DiagnosticSeverity::INFORMATION, "offloaded", format!("CUDA kernel {} re-verified: {verdict}.", s.kernel_file))
-        }
+        Some((true, verdict)) => (
+            DiagnosticSeverity::INFORMATION,
+            "offloaded",
+            format!("CUDA kernel {} re-verified: {verdict}.", s.kernel_file),
+        ),
         None => (
             DiagnosticSeverity::INFORMATION,
-            if result.stale { "offload-stale" } else { "offloaded" },
+            if result.stale {
+                "offload-stale"
+            } else {
+                "offloaded"
+            },
             format!("CUDA kernel {}: {}.{path}", s.kernel_file, s.verdict),
         ),
     };
@@ -87,12 +110,22 @@ pub fn result_diagnostic(rope: &Rope, result: &LoopResult, enc: Encoding) -> Dia
 }
 
 /// Markdown for a hover on a loop.
-pub fn hover_markdown(report: &LoopReport, suggestions: &[PathSuggestion], result: Option<&LoopResult>) -> String {
+pub fn hover_markdown(
+    report: &LoopReport,
+    suggestions: &[PathSuggestion],
+    result: Option<&LoopResult>,
+) -> String {
     let mut md = String::new();
     if report.parallel {
-        md.push_str(&format!("**Offloadable** — {} loop\n\n{}\n\n", report.kind.as_str(), report.reason));
+        md.push_str(&format!(
+            "**Offloadable** — {} loop\n\n{}\n\n",
+            report.kind.as_str(),
+            report.reason
+        ));
         if let Some(s) = report.estimated_speedup {
-            md.push_str(&format!("Estimated GPU speedup (roofline model, incl. transfers): **{s:.1}×**\n\n"));
+            md.push_str(&format!(
+                "Estimated GPU speedup (roofline model, incl. transfers): **{s:.1}×**\n\n"
+            ));
         }
     } else {
         md.push_str(&format!("**Not offloadable**\n\n{}\n\n", report.reason));
@@ -100,8 +133,15 @@ pub fn hover_markdown(report: &LoopReport, suggestions: &[PathSuggestion], resul
     if report.parallel && !suggestions.is_empty() {
         md.push_str("**Suggested optimization paths** (reasoning graph)\n\n");
         for s in suggestions {
-            let speed = s.mean_speedup.map(|v| format!(", mean measured speedup {v:.1}×")).unwrap_or_default();
-            md.push_str(&format!("- {} ({} examples{speed})\n", s.techniques.join(" → "), s.examples));
+            let speed = s
+                .mean_speedup
+                .map(|v| format!(", mean measured speedup {v:.1}×"))
+                .unwrap_or_default();
+            md.push_str(&format!(
+                "- {} ({} examples{speed})\n",
+                s.techniques.join(" → "),
+                s.examples
+            ));
         }
         md.push('\n');
     }
@@ -113,7 +153,11 @@ pub fn hover_markdown(report: &LoopReport, suggestions: &[PathSuggestion], resul
 
 pub fn path_taken_markdown(r: &LoopResult) -> String {
     let s = &r.summary;
-    let mut md = format!("**Search result** ({})\n\n{}\n\n", if r.stale { "stale" } else { "current" }, s.verdict);
+    let mut md = format!(
+        "**Search result** ({})\n\n{}\n\n",
+        if r.stale { "stale" } else { "current" },
+        s.verdict
+    );
     if !s.path.is_empty() {
         md.push_str("| step | technique | reward |\n|---|---|---|\n");
         for (i, (t, rw)) in s.path.iter().zip(&s.step_rewards).enumerate() {
@@ -121,10 +165,22 @@ pub fn path_taken_markdown(r: &LoopResult) -> String {
         }
         md.push('\n');
     }
-    md.push_str(&format!("{} model calls, {} tokens\n", s.llm_calls, s.tokens));
+    md.push_str(&format!(
+        "{} model calls, {} tokens\n",
+        s.llm_calls, s.tokens
+    ));
     md
 }
 
 pub fn zero_range() -> Range {
-    Range { start: Position { line: 0, character: 0 }, end: Position { line: 0, character: 0 } }
+    Range {
+        start: Position {
+            line: 0,
+            character: 0,
+        },
+        end: Position {
+            line: 0,
+            character: 0,
+        },
+    }
 }

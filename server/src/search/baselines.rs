@@ -38,7 +38,7 @@ pub async fn enumerate<E: SearchEnv, G: TechniqueGraph>(
     initial: E::State,
     config: &McgsConfig,
     cancel: &CancellationToken,
-    progress: &mut dyn FnMut(&Progress),
+    progress: &mut (dyn FnMut(&Progress) + Send),
 ) -> SearchOutcome<E::State> {
     let started = Instant::now();
     let mut rec = Recorder::new(initial);

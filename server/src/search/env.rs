@@ -5,6 +5,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use tokio::time::Instant as Deadline;
+
 use petgraph::graph::NodeIndex;
 use serde::Serialize;
 use tokio_util::sync::CancellationToken;
@@ -21,6 +23,11 @@ use crate::verify::{RewardForm, VerifyOutcome, reward};
 
 /// Grades one candidate for one region (the verifier, or its compile-only form without a GPU).
 pub trait Judge: Send + Sync {
+    /// Whether judging can work at all (nvcc found): checked before a search spends model calls.
+    fn ready(&self) -> Result<(), String> {
+        Ok(())
+    }
+
     fn judge<'a>(
         &'a self,
         region: &'a OffloadRegion,
@@ -100,7 +107,7 @@ pub struct ModelEnv<'g> {
     pub repairs: usize,
     pub reward_form: RewardForm,
     pub cancel: CancellationToken,
-    pub deadline: Option<Instant>,
+    pub deadline: Option<Deadline>,
     pub candidates: Arc<Mutex<Vec<CandidateRecord>>>,
 }
 
@@ -109,15 +116,25 @@ struct Attempt {
     code: Option<String>,
     outcome: Option<VerifyOutcome>,
     error_for_repair: Option<(Failure, String)>,
+    /// Why the model gave no usable answer (server down, timeout, ...): not repairable.
+    model_error: Option<String>,
     tokens: u64,
 }
 
 impl ModelEnv<'_> {
     fn control(&self) -> CallControl {
-        CallControl { cancel: self.cancel.clone(), deadline: self.deadline }
+        CallControl {
+            cancel: self.cancel.clone(),
+            deadline: self.deadline,
+        }
     }
 
-    async fn attempt(&self, label: &str, attempt: usize, messages: Vec<crate::llm::Message>) -> Attempt {
+    async fn attempt(
+        &self,
+        label: &str,
+        attempt: usize,
+        messages: Vec<crate::llm::Message>,
+    ) -> Attempt {
         let started = Instant::now();
         let request = prompt::request(messages, self.seed, self.max_tokens);
         let entry = self.region.gpu_entry_name();
@@ -134,7 +151,13 @@ impl ModelEnv<'_> {
         let result = match self.model.chat(&request, &self.control()).await {
             Err(e) => {
                 record.answer_error = Some(e.to_string());
-                Attempt { code: None, outcome: None, error_for_repair: None, tokens: 0 }
+                Attempt {
+                    code: None,
+                    outcome: None,
+                    error_for_repair: None,
+                    model_error: Some(e.to_string()),
+                    tokens: 0,
+                }
             }
             Ok(resp) => {
                 record.prompt_tokens = resp.prompt_tokens;
@@ -146,31 +169,56 @@ impl ModelEnv<'_> {
                         Attempt {
                             code: None,
                             outcome: None,
-                            error_for_repair: Some((Failure::Answer, format!("{e}\n\nYour answer was:\n{}", resp.text))),
+                            error_for_repair: Some((
+                                Failure::Answer,
+                                format!("{e}\n\nYour answer was:\n{}", resp.text),
+                            )),
+                            model_error: None,
                             tokens,
                         }
                     }
                     Ok(extracted) => {
-                        let outcome = self.judge.judge(&self.region, &extracted.code, &self.cancel).await;
+                        let outcome = self
+                            .judge
+                            .judge(&self.region, &extracted.code, &self.cancel)
+                            .await;
                         record.reward = reward(&outcome, self.reward_form);
                         let repair = match &outcome {
-                            VerifyOutcome::CompileError { .. } => Some((Failure::Compile, outcome.summary())),
-                            VerifyOutcome::Correct(_) | VerifyOutcome::CompiledNotRun { .. } => None,
+                            VerifyOutcome::CompileError { .. } => {
+                                Some((Failure::Compile, outcome.summary()))
+                            }
+                            VerifyOutcome::Correct(_) | VerifyOutcome::CompiledNotRun { .. } => {
+                                None
+                            }
                             other => Some((Failure::Test, other.summary())),
                         };
                         record.outcome = Some(outcome.clone());
-                        Attempt { code: Some(extracted.code), outcome: Some(outcome), error_for_repair: repair, tokens }
+                        Attempt {
+                            code: Some(extracted.code),
+                            outcome: Some(outcome),
+                            error_for_repair: repair,
+                            model_error: None,
+                            tokens,
+                        }
                     }
                 }
             }
         };
         record.seconds = started.elapsed().as_secs_f64();
-        self.candidates.lock().expect("candidates lock").push(record);
+        self.candidates
+            .lock()
+            .expect("candidates lock")
+            .push(record);
         result
     }
 
     /// The first attempt, then repairs while the budget allows; the last attempt is the step.
-    async fn step(&self, label: &str, first: Vec<crate::llm::Message>, calls_left: usize) -> StepResult<String> {
+    async fn step(
+        &self,
+        label: &str,
+        first: Vec<crate::llm::Message>,
+        calls_left: usize,
+    ) -> StepResult<String> {
         let mut calls = 1;
         let mut tokens = 0;
         let mut att = self.attempt(label, 0, first).await;
@@ -181,7 +229,13 @@ impl ModelEnv<'_> {
                 break;
             }
             let previous = att.code.clone().unwrap_or_default();
-            let messages = Repair { region: &self.region, code: &previous, failure, error: &error }.messages();
+            let messages = Repair {
+                region: &self.region,
+                code: &previous,
+                failure,
+                error: &error,
+            }
+            .messages();
             att = self.attempt(label, repairs_done + 1, messages).await;
             tokens += att.tokens;
             calls += 1;
@@ -189,12 +243,28 @@ impl ModelEnv<'_> {
         }
         let (reward_value, passed, note) = match &att.outcome {
             Some(o) => {
-                let passed = matches!(o, VerifyOutcome::Correct(_) | VerifyOutcome::CompiledNotRun { .. });
+                let passed = matches!(
+                    o,
+                    VerifyOutcome::Correct(_) | VerifyOutcome::CompiledNotRun { .. }
+                );
                 (reward(o, self.reward_form), passed, o.summary())
             }
-            None => (-1.0, false, att.error_for_repair.map(|(_, e)| first_line(&e)).unwrap_or_else(|| "no answer".into())),
+            None => (
+                -1.0,
+                false,
+                att.model_error
+                    .or(att.error_for_repair.map(|(_, e)| first_line(&e)))
+                    .unwrap_or_else(|| "no answer".into()),
+            ),
         };
-        StepResult { state: att.code, reward: reward_value, passed, llm_calls: calls, tokens, note }
+        StepResult {
+            state: att.code,
+            reward: reward_value,
+            passed,
+            llm_calls: calls,
+            tokens,
+            note,
+        }
     }
 }
 
@@ -205,16 +275,28 @@ fn first_line(s: &str) -> String {
 impl SearchEnv for ModelEnv<'_> {
     type State = String;
 
-    async fn apply(&mut self, from: &String, path: &[TechniqueId], technique: TechniqueId, calls_left: usize) -> StepResult<String> {
+    async fn apply(
+        &mut self,
+        from: &String,
+        path: &[TechniqueId],
+        technique: TechniqueId,
+        calls_left: usize,
+    ) -> StepResult<String> {
         let name = self.graph.name_of(technique);
         let description = self.graph.description_of(technique);
-        let prev = path.last().map(|&p| self.graph.name_of(p)).unwrap_or_else(|| "init".into());
+        let prev = path
+            .last()
+            .map(|&p| self.graph.name_of(p))
+            .unwrap_or_else(|| "init".into());
         let examples: Vec<TechniqueExample> = self
             .graph
             .graph
             .similar_examples(&prev, &name, from, 2)
             .into_iter()
-            .map(|s| TechniqueExample { before: s.example.before.clone(), after: s.example.after.clone() })
+            .map(|s| TechniqueExample {
+                before: s.example.before.clone(),
+                after: s.example.after.clone(),
+            })
             .collect();
         let messages = TechniqueStep {
             region: &self.region,
@@ -227,7 +309,12 @@ impl SearchEnv for ModelEnv<'_> {
         self.step(&name, messages, calls_left).await
     }
 
-    async fn one_shot(&mut self, _initial: &String, style: OneShotStyle, calls_left: usize) -> StepResult<String> {
+    async fn one_shot(
+        &mut self,
+        _initial: &String,
+        style: OneShotStyle,
+        calls_left: usize,
+    ) -> StepResult<String> {
         let (baseline, label) = match style {
             OneShotStyle::Standard => (Baseline::Standard, "standard"),
             OneShotStyle::ChainOfThought => (Baseline::ChainOfThought, "cot"),

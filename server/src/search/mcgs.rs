@@ -235,7 +235,7 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
         env: &mut E,
         initial: E::State,
         cancel: &CancellationToken,
-        progress: &mut dyn FnMut(&Progress),
+        progress: &mut (dyn FnMut(&Progress) + Send),
     ) -> SearchOutcome<E::State> {
         let cfg = &self.config;
         let started = Instant::now();

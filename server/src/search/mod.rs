@@ -3,9 +3,11 @@
 //! can be tested with a scripted environment; `env` (later) binds them to the model and verifier.
 
 pub mod baselines;
+pub mod env;
+pub mod judge;
 pub mod mcgs;
 pub mod offload;
-pub mod reward;
+pub mod offloader;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod workspace_edit;

@@ -40,9 +40,10 @@ pub struct OffloadRequest {
     /// The file's text when the search started (the editor's buffer, which may be unsaved).
     pub source: String,
     pub region: OffloadRegion,
-    pub strategy: Strategy,
-    pub budget: usize,
-    pub seed: u64,
+    /// `None`: the runner's configured default.
+    pub strategy: Option<Strategy>,
+    pub budget: Option<usize>,
+    pub seed: Option<u64>,
 }
 
 /// A replacement of whole lines of the source file (1-based, inclusive).

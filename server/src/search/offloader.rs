@@ -3,14 +3,17 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
 use super::baselines;
 use super::env::{CandidateRecord, GraphView, Judge, ModelEnv};
 use super::mcgs::{Mcgs, McgsConfig, OneShotStyle, SearchOutcome};
-use super::offload::{BoxFuture, OffloadRequest, OffloadRunner, OffloadSummary, PathSuggestion, ProgressSink, ReverifyOutcome, Strategy};
+use super::offload::{
+    BoxFuture, OffloadRequest, OffloadRunner, OffloadSummary, PathSuggestion, ProgressSink,
+    ReverifyOutcome, Strategy,
+};
 use super::workspace_edit;
 use crate::analysis::OffloadRegion;
 use crate::graph::ReGraph;
@@ -29,6 +32,10 @@ pub struct SearchSettings {
     pub repairs: usize,
     pub reward_form: RewardForm,
     pub deadline: Option<Duration>,
+    /// Used where a request leaves them open.
+    pub strategy: Strategy,
+    pub budget: usize,
+    pub seed: u64,
 }
 
 impl Default for SearchSettings {
@@ -39,6 +46,9 @@ impl Default for SearchSettings {
             repairs: 1,
             reward_form: RewardForm::default(),
             deadline: None,
+            strategy: Strategy::Mcgs,
+            budget: 32,
+            seed: 0,
         }
     }
 }
@@ -57,22 +67,43 @@ pub fn load_graph(start: Option<&std::path::Path>) -> Result<ReGraph, String> {
     {
         return Ok(g);
     }
-    ReGraph::from_json(SHIPPED_GRAPH).map_err(|e| format!("the shipped reasoning graph is unreadable: {e}"))
+    ReGraph::from_json(SHIPPED_GRAPH)
+        .map_err(|e| format!("the shipped reasoning graph is unreadable: {e}"))
 }
 
 impl Offloader {
-    async fn run(&self, req: OffloadRequest, progress: ProgressSink, cancel: CancellationToken) -> Result<OffloadSummary, String> {
+    async fn run(
+        &self,
+        req: OffloadRequest,
+        progress: ProgressSink,
+        cancel: CancellationToken,
+    ) -> Result<OffloadSummary, String> {
+        self.judge
+            .ready()
+            .map_err(|e| format!("cannot verify candidates: {e}"))?;
         let model = connect(&self.backend).map_err(|e| e.to_string())?;
+        let strategy = req.strategy.unwrap_or(self.settings.strategy);
+        let budget = req.budget.unwrap_or(self.settings.budget);
+        let seed = req.seed.unwrap_or(self.settings.seed);
         let candidates: Arc<Mutex<Vec<CandidateRecord>>> = Arc::default();
         let outcomes: Arc<Mutex<HashMap<String, VerifyOutcome>>> = Arc::default();
-        let judge: Arc<dyn Judge> = Arc::new(Remembering { inner: self.judge.clone(), seen: outcomes.clone() });
-        let deadline = self.settings.deadline.map(|d| Instant::now() + d);
+        let judge: Arc<dyn Judge> = Arc::new(Remembering {
+            inner: self.judge.clone(),
+            seen: outcomes.clone(),
+        });
+        let deadline = self
+            .settings
+            .deadline
+            .map(|d| tokio::time::Instant::now() + d);
         let mut env = ModelEnv {
-            graph: GraphView { graph: &self.graph, kind: Some(req.region.kind) },
+            graph: GraphView {
+                graph: &self.graph,
+                kind: Some(req.region.kind),
+            },
             model,
             judge,
             region: req.region.clone(),
-            seed: req.seed,
+            seed,
             max_tokens: self.settings.max_tokens,
             repairs: self.settings.repairs,
             reward_form: self.settings.reward_form,
@@ -81,37 +112,76 @@ impl Offloader {
             candidates: candidates.clone(),
         };
         let mut config = self.settings.mcgs.clone();
-        config.budget = req.budget;
-        config.seed = req.seed;
+        config.budget = budget;
+        config.seed = seed;
         config.deadline = self.settings.deadline;
         let initial = req.region.source.clone();
         let mut report = |p: &super::Progress| progress(p);
-        let view = GraphView { graph: &self.graph, kind: Some(req.region.kind) };
-        let outcome: SearchOutcome<String> = match req.strategy {
-            Strategy::Mcgs => Mcgs::new(&view, config).run(&mut env, initial, &cancel, &mut report).await,
-            Strategy::Enumerate => baselines::enumerate(&view, &mut env, initial, &config, &cancel, &mut report).await,
-            Strategy::Cot => baselines::one_shot(&mut env, initial, OneShotStyle::ChainOfThought, req.budget, "cot").await,
-            Strategy::Standard => baselines::one_shot(&mut env, initial, OneShotStyle::Standard, req.budget, "standard").await,
+        let view = GraphView {
+            graph: &self.graph,
+            kind: Some(req.region.kind),
+        };
+        let outcome: SearchOutcome<String> = match strategy {
+            Strategy::Mcgs => {
+                Mcgs::new(&view, config)
+                    .run(&mut env, initial, &cancel, &mut report)
+                    .await
+            }
+            Strategy::Enumerate => {
+                baselines::enumerate(&view, &mut env, initial, &config, &cancel, &mut report).await
+            }
+            Strategy::Cot => {
+                baselines::one_shot(
+                    &mut env,
+                    initial,
+                    OneShotStyle::ChainOfThought,
+                    budget,
+                    "cot",
+                )
+                .await
+            }
+            Strategy::Standard => {
+                baselines::one_shot(
+                    &mut env,
+                    initial,
+                    OneShotStyle::Standard,
+                    budget,
+                    "standard",
+                )
+                .await
+            }
         };
         if cancel.is_cancelled() && outcome.best.is_none() {
             return Err("cancelled".into());
         }
         let trace = serde_json::json!({
-            "strategy": req.strategy.as_str(),
+            "strategy": strategy.as_str(),
             "search": outcome.trace,
             "candidates": *candidates.lock().expect("candidates lock"),
         });
         let Some(best) = outcome.best else {
             let tried = candidates.lock().expect("candidates lock").len();
-            let last = outcome.trace.nodes.iter().rev().find(|n| n.reward.is_some()).map(|n| n.note.clone()).unwrap_or_default();
+            let last = outcome
+                .trace
+                .nodes
+                .iter()
+                .rev()
+                .find(|n| n.reward.is_some())
+                .map(|n| n.note.clone())
+                .unwrap_or_default();
             return Err(format!(
                 "no candidate passed verification ({tried} tried, {} model calls); last: {last}",
                 outcome.trace.llm_calls
             ));
         };
-        let verify_outcome = outcomes.lock().expect("outcomes lock").get(&best.state).cloned();
+        let verify_outcome = outcomes
+            .lock()
+            .expect("outcomes lock")
+            .get(&best.state)
+            .cloned();
         let (verified, verdict, speedup, roofline) = describe(verify_outcome.as_ref());
-        let kernel_source = workspace_edit::kernel_source(&req.region, &best.state, &verdict, &best.path);
+        let kernel_source =
+            workspace_edit::kernel_source(&req.region, &best.state, &verdict, &best.path);
         Ok(OffloadSummary {
             kernel_file: workspace_edit::kernel_file_name(&req.region),
             kernel_source,
@@ -132,7 +202,10 @@ impl Offloader {
 fn describe(outcome: Option<&VerifyOutcome>) -> (bool, String, Option<f64>, Option<f64>) {
     match outcome {
         Some(VerifyOutcome::Correct(t)) => {
-            let roof = t.roofline_fraction.map(|r| format!(", {:.0}% of roofline", r * 100.0)).unwrap_or_default();
+            let roof = t
+                .roofline_fraction
+                .map(|r| format!(", {:.0}% of roofline", r * 100.0))
+                .unwrap_or_default();
             (
                 true,
                 format!(
@@ -156,17 +229,30 @@ struct Remembering {
 }
 
 impl Judge for Remembering {
-    fn judge<'a>(&'a self, region: &'a OffloadRegion, candidate: &'a str, cancel: &'a CancellationToken) -> BoxFuture<'a, VerifyOutcome> {
+    fn judge<'a>(
+        &'a self,
+        region: &'a OffloadRegion,
+        candidate: &'a str,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, VerifyOutcome> {
         Box::pin(async move {
             let outcome = self.inner.judge(region, candidate, cancel).await;
-            self.seen.lock().expect("outcomes lock").insert(candidate.to_string(), outcome.clone());
+            self.seen
+                .lock()
+                .expect("outcomes lock")
+                .insert(candidate.to_string(), outcome.clone());
             outcome
         })
     }
 }
 
 impl OffloadRunner for Offloader {
-    fn offload(&self, request: OffloadRequest, progress: ProgressSink, cancel: CancellationToken) -> BoxFuture<'static, Result<OffloadSummary, String>> {
+    fn offload(
+        &self,
+        request: OffloadRequest,
+        progress: ProgressSink,
+        cancel: CancellationToken,
+    ) -> BoxFuture<'static, Result<OffloadSummary, String>> {
         let this = Offloader {
             backend: self.backend.clone(),
             judge: self.judge.clone(),
@@ -176,23 +262,40 @@ impl OffloadRunner for Offloader {
         Box::pin(async move { this.run(request, progress, cancel).await })
     }
 
-    fn reverify(&self, region: OffloadRegion, kernel_source: String, cancel: CancellationToken) -> BoxFuture<'static, Result<ReverifyOutcome, String>> {
+    fn reverify(
+        &self,
+        region: OffloadRegion,
+        kernel_source: String,
+        cancel: CancellationToken,
+    ) -> BoxFuture<'static, Result<ReverifyOutcome, String>> {
         let judge = self.judge.clone();
         Box::pin(async move {
             let candidate = workspace_edit::candidate_part(&kernel_source);
             let outcome = judge.judge(&region, candidate, &cancel).await;
             let (verified, verdict, speedup, _) = describe(Some(&outcome));
             let ok = verified || matches!(outcome, VerifyOutcome::CompiledNotRun { .. });
-            Ok(ReverifyOutcome { ok, verdict, speedup })
+            Ok(ReverifyOutcome {
+                ok,
+                verdict,
+                speedup,
+            })
         })
     }
 
     fn suggested_paths(&self, region: &OffloadRegion, k: usize) -> Vec<PathSuggestion> {
-        let query = PathQuery { k, kind: Some(region.kind), ..PathQuery::default() };
+        let query = PathQuery {
+            k,
+            kind: Some(region.kind),
+            ..PathQuery::default()
+        };
         self.graph
             .top_paths(query)
             .into_iter()
-            .map(|p| PathSuggestion { techniques: p.techniques, examples: p.support, mean_speedup: p.mean_speedup })
+            .map(|p| PathSuggestion {
+                techniques: p.techniques,
+                examples: p.support,
+                mean_speedup: p.mean_speedup,
+            })
             .collect()
     }
 }

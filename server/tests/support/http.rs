@@ -51,7 +51,9 @@ where
     F: Fn(Request, TcpStream) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = ()> + Send + 'static,
 {
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind 127.0.0.1:0");
+    let listener = TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind 127.0.0.1:0");
     let addr = listener.local_addr().unwrap();
     let hits = Arc::new(AtomicUsize::new(0));
     let handler = Arc::new(handler);
@@ -95,7 +97,8 @@ async fn read_request(stream: &mut TcpStream) -> Option<Request> {
         .lines()
         .find_map(|l| {
             let (k, v) = l.split_once(':')?;
-            k.eq_ignore_ascii_case("content-length").then(|| v.trim().parse().ok())?
+            k.eq_ignore_ascii_case("content-length")
+                .then(|| v.trim().parse().ok())?
         })
         .unwrap_or(0);
     let mut body = buf[header_end..].to_vec();
@@ -127,6 +130,8 @@ pub async fn start_sse(stream: &mut TcpStream) {
 }
 
 pub async fn send_event(stream: &mut TcpStream, data: &str) {
-    let _ = stream.write_all(format!("data: {data}\n\n").as_bytes()).await;
+    let _ = stream
+        .write_all(format!("data: {data}\n\n").as_bytes())
+        .await;
     let _ = stream.flush().await;
 }

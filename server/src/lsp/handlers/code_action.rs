@@ -18,16 +18,28 @@ pub fn handle(state: &State, params: CodeActionParams) -> Option<CodeActionRespo
         actions.push(CodeActionOrCommand::CodeAction(CodeAction {
             title: "Offload to CUDA".into(),
             kind: Some(CodeActionKind::REFACTOR_REWRITE),
-            command: Some(Command { title: "Offload to CUDA".into(), command: OFFLOAD.into(), arguments: Some(vec![arg]) }),
+            command: Some(Command {
+                title: "Offload to CUDA".into(),
+                command: OFFLOAD.into(),
+                arguments: Some(vec![arg]),
+            }),
             ..CodeAction::default()
         }));
     }
-    for kept in state.results_for(&uri).into_iter().filter(|r| !r.applied && r.line == report.line) {
+    for kept in state
+        .results_for(&uri)
+        .into_iter()
+        .filter(|r| !r.applied && r.line == report.line)
+    {
         let arg = serde_json::json!({"jobId": kept.job_id});
         actions.push(CodeActionOrCommand::CodeAction(CodeAction {
             title: format!("Apply kept CUDA kernel ({})", kept.summary.verdict),
             kind: Some(CodeActionKind::REFACTOR_REWRITE),
-            command: Some(Command { title: "Apply kept CUDA kernel".into(), command: APPLY_KEPT.into(), arguments: Some(vec![arg]) }),
+            command: Some(Command {
+                title: "Apply kept CUDA kernel".into(),
+                command: APPLY_KEPT.into(),
+                arguments: Some(vec![arg]),
+            }),
             ..CodeAction::default()
         }));
     }

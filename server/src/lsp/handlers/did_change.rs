@@ -13,7 +13,9 @@ pub async fn handle(client: &Client, state: &State, params: DidChangeTextDocumen
     let enc = state.encoding();
     {
         // State changes happen before the first await so notifications apply in arrival order.
-        let Some(mut doc) = state.documents.get_mut(&uri) else { return };
+        let Some(mut doc) = state.documents.get_mut(&uri) else {
+            return;
+        };
         for change in params.content_changes {
             match change.range {
                 Some(range) => {

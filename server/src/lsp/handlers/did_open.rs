@@ -16,12 +16,17 @@ pub async fn handle(client: &Client, state: &State, params: DidOpenTextDocumentP
         tracing::debug!("not a C++/CUDA document: {}", doc.uri.as_str());
         return;
     };
-    state.documents.insert(doc.uri.clone(), OpenDocument::new(&doc.text, doc.version, language));
+    state.documents.insert(
+        doc.uri.clone(),
+        OpenDocument::new(&doc.text, doc.version, language),
+    );
     publish::diagnostics(client, state, &doc.uri).await;
 }
 
 pub fn language_of(uri: &Uri, language_id: &str) -> Option<Language> {
-    let by_path = uri.to_file_path().and_then(|p| Language::from_path(&PathBuf::from(p.as_ref())));
+    let by_path = uri
+        .to_file_path()
+        .and_then(|p| Language::from_path(&PathBuf::from(p.as_ref())));
     by_path.or(match language_id {
         "cpp" | "c" => Some(Language::Cpp),
         "cuda" | "cuda-cpp" => Some(Language::Cuda),

@@ -16,7 +16,9 @@ const DEBOUNCE: Duration = Duration::from_millis(200);
 
 pub async fn handle(client: &Client, state: &Arc<State>, params: DidSaveTextDocumentParams) {
     let saved = params.text_document.uri;
-    let Some(saved_path) = saved.to_file_path().map(|p| PathBuf::from(p.as_ref())) else { return };
+    let Some(saved_path) = saved.to_file_path().map(|p| PathBuf::from(p.as_ref())) else {
+        return;
+    };
     // Saving the source or one of its kernel files re-verifies that source's accepted kernels.
     let sources: Vec<Uri> = {
         let results = state.results.lock().expect("results lock");
@@ -24,7 +26,10 @@ pub async fn handle(client: &Client, state: &Arc<State>, params: DidSaveTextDocu
             .iter()
             .filter(|(uri, list)| {
                 list.iter().any(|r| {
-                    r.applied && (*uri == &saved || kernel_path(uri, &r.summary.kernel_file).as_deref() == Some(saved_path.as_path()))
+                    r.applied
+                        && (*uri == &saved
+                            || kernel_path(uri, &r.summary.kernel_file).as_deref()
+                                == Some(saved_path.as_path()))
                 })
             })
             .map(|(u, _)| u.clone())
@@ -50,19 +55,40 @@ fn kernel_path(source: &Uri, kernel_file: &str) -> Option<PathBuf> {
     Some(p.with_file_name(kernel_file))
 }
 
-async fn reverify(client: Client, state: Arc<State>, source: Uri, generation: u64, cancel: CancellationToken) {
+async fn reverify(
+    client: Client,
+    state: Arc<State>,
+    source: Uri,
+    generation: u64,
+    cancel: CancellationToken,
+) {
     tokio::select! {
         _ = tokio::time::sleep(DEBOUNCE) => {}
         _ = cancel.cancelled() => return,
     }
-    let accepted: Vec<_> = state.results_for(&source).into_iter().filter(|r| r.applied).collect();
+    let accepted: Vec<_> = state
+        .results_for(&source)
+        .into_iter()
+        .filter(|r| r.applied)
+        .collect();
     for result in accepted {
-        let Some(path) = kernel_path(&source, &result.summary.kernel_file) else { continue };
+        let Some(path) = kernel_path(&source, &result.summary.kernel_file) else {
+            continue;
+        };
         let outcome = match read(&path) {
-            Ok(text) => state.runner.reverify(result.region.clone(), text, cancel.clone()).await,
+            Ok(text) => match state.runner() {
+                Ok(runner) => {
+                    runner
+                        .reverify(result.region.clone(), text, cancel.clone())
+                        .await
+                }
+                Err(e) => Err(e),
+            },
             Err(e) => Err(e),
         };
-        if cancel.is_cancelled() || state.save_generation.get(&source).map(|g| *g) != Some(generation) {
+        if cancel.is_cancelled()
+            || state.save_generation.get(&source).map(|g| *g) != Some(generation)
+        {
             return; // a newer save owns the diagnostics now
         }
         let verdict = match outcome {

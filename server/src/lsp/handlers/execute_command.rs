@@ -39,7 +39,11 @@ struct JobArg {
     job_id: String,
 }
 
-pub async fn handle(client: &Client, state: &Arc<State>, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+pub async fn handle(
+    client: &Client,
+    state: &Arc<State>,
+    params: ExecuteCommandParams,
+) -> Result<Option<LSPAny>> {
     let first = params.arguments.into_iter().next();
     match params.command.as_str() {
         OFFLOAD => offload(client, state, parse(first)?).await,
@@ -56,7 +60,8 @@ fn parse<T: for<'de> Deserialize<'de>>(arg: Option<LSPAny>) -> Result<T> {
 }
 
 fn parse_uri(s: &str) -> Result<Uri> {
-    s.parse::<Uri>().map_err(|e| Error::invalid_params(format!("bad uri {s}: {e}")))
+    s.parse::<Uri>()
+        .map_err(|e| Error::invalid_params(format!("bad uri {s}: {e}")))
 }
 
 /// Cancels the search's token when the request future is dropped (`$/cancelRequest`).
@@ -71,7 +76,10 @@ impl Drop for CancelOnDrop {
 async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Option<LSPAny>> {
     let uri = parse_uri(&arg.uri)?;
     let (report, source, version) = {
-        let doc = state.documents.get(&uri).ok_or_else(|| Error::invalid_params("document is not open"))?;
+        let doc = state
+            .documents
+            .get(&uri)
+            .ok_or_else(|| Error::invalid_params("document is not open"))?;
         let report = doc
             .report()
             .loop_at_line(arg.line as usize + 1)
@@ -80,10 +88,15 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
         (report, doc.text(), doc.version)
     };
     let Some(region) = report.region.clone().filter(|_| report.parallel) else {
-        return Err(Error::invalid_params(format!("this loop cannot be offloaded: {}", report.reason)));
+        return Err(Error::invalid_params(format!(
+            "this loop cannot be offloaded: {}",
+            report.reason
+        )));
     };
     if let Some(existing) = state.jobs.running_on(&uri, report.line as u32 - 1) {
-        return Err(Error::invalid_params(format!("a search is already running on this loop ({existing})")));
+        return Err(Error::invalid_params(format!(
+            "a search is already running on this loop ({existing})"
+        )));
     }
     let file = uri
         .to_file_path()
@@ -96,26 +109,45 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
 
     let progress_token = if *state.client_supports_progress.read().expect("lock") {
         let token = NumberOrString::String(job_id.clone());
-        client.create_work_done_progress(token).await.ok().map(|_| job_id.clone())
+        client
+            .create_work_done_progress(token)
+            .await
+            .ok()
+            .map(|_| job_id.clone())
     } else {
         None
     };
     state.jobs.insert(
         job_id.clone(),
-        JobInfo { uri: uri.clone(), line: report.line as u32 - 1, cancel: cancel.clone(), progress_token: progress_token.clone() },
+        JobInfo {
+            uri: uri.clone(),
+            line: report.line as u32 - 1,
+            cancel: cancel.clone(),
+            progress_token: progress_token.clone(),
+        },
     );
     let ongoing = match &progress_token {
         Some(t) => Some(
             client
-                .progress(NumberOrString::String(t.clone()), format!("Offloading loop at line {}", report.line))
-                .with_message(format!("{} search, budget {} model calls", settings.strategy.as_str(), settings.budget))
+                .progress(
+                    NumberOrString::String(t.clone()),
+                    format!("Offloading loop at line {}", report.line),
+                )
+                .with_message("starting".to_string())
                 .with_cancel_button()
                 .begin()
                 .await,
         ),
         None => None,
     };
-    send_status(client, &job_id, &uri, report.line, None, settings.budget, "running").await;
+    let mut last = Progress {
+        iteration: 0,
+        llm_calls: 0,
+        budget: settings.budget.unwrap_or(0),
+        best_reward: None,
+        current_path: Vec::new(),
+    };
+    send_status(client, &job_id, &uri, report.line, &last, "running").await;
 
     // The runner reports from its own task; progress goes to the client from here, in order.
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<Progress>();
@@ -131,7 +163,16 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
         seed: settings.seed,
     };
     let slots = state.jobs.slots(settings.max_concurrent_searches);
-    let runner = state.runner.clone();
+    let runner = match state.runner() {
+        Ok(r) => r,
+        Err(e) => {
+            state.jobs.remove(&job_id);
+            if let Some(o) = ongoing {
+                o.finish_with_message(format!("cannot start: {e}")).await;
+            }
+            return Err(Error::invalid_params(format!("cannot start a search: {e}")));
+        }
+    };
     let task_cancel = cancel.clone();
     let task = tokio::spawn(async move {
         let _permit = slots.acquire_owned().await;
@@ -151,7 +192,8 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
                         Some(true),
                     ).await;
                 }
-                send_status_progress(client, &job_id, &uri, report.line, &p).await;
+                send_status(client, &job_id, &uri, report.line, &p, "running").await;
+                last = p;
             }
             joined = &mut task => break joined.map_err(|e| format!("search task failed: {e}")).and_then(|r| r),
         }
@@ -163,19 +205,27 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
         Err(msg) => {
             let state_name = if cancelled { "cancelled" } else { "failed" };
             if let Some(o) = ongoing {
-                o.finish_with_message(format!("search {state_name}: {msg}")).await;
+                o.finish_with_message(format!("search {state_name}: {msg}"))
+                    .await;
             }
-            send_status(client, &job_id, &uri, report.line, None, settings.budget, state_name).await;
+            send_status(client, &job_id, &uri, report.line, &last, state_name).await;
             if !cancelled {
-                client.show_message(MessageType::ERROR, format!("cuda-offload: search failed: {msg}")).await;
+                client
+                    .show_message(
+                        MessageType::ERROR,
+                        format!("cuda-offload: search failed: {msg}"),
+                    )
+                    .await;
             }
-            return Ok(Some(serde_json::json!({"jobId": job_id, "state": state_name, "message": msg})));
+            return Ok(Some(
+                serde_json::json!({"jobId": job_id, "state": state_name, "message": msg}),
+            ));
         }
     };
     if let Some(o) = ongoing {
         o.finish_with_message(summary.verdict.clone()).await;
     }
-    send_status(client, &job_id, &uri, report.line, summary.step_rewards.iter().copied().reduce(f64::max), settings.budget, "done").await;
+    send_status(client, &job_id, &uri, report.line, &last, "done").await;
 
     let result = LoopResult {
         job_id: job_id.clone(),
@@ -201,7 +251,13 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
                 ),
             )
             .await;
-        if let Some(r) = state.results.lock().expect("lock").get_mut(&uri).and_then(|v| v.iter_mut().find(|r| r.job_id == job_id)) {
+        if let Some(r) = state
+            .results
+            .lock()
+            .expect("lock")
+            .get_mut(&uri)
+            .and_then(|v| v.iter_mut().find(|r| r.job_id == job_id))
+        {
             r.stale = true;
         }
         false
@@ -229,49 +285,107 @@ fn store_result(state: &State, uri: &Uri, result: LoopResult) {
 
 /// Sends the workspace edit for a kept result: the new `.cu` file and the call site.
 async fn apply(client: &Client, state: &State, uri: &Uri, job_id: &str) -> bool {
-    let Some(result) = state.results_for(uri).into_iter().find(|r| r.job_id == job_id) else { return false };
-    let Some(source_path) = uri.to_file_path().map(|p| PathBuf::from(p.as_ref())) else { return false };
+    let Some(result) = state
+        .results_for(uri)
+        .into_iter()
+        .find(|r| r.job_id == job_id)
+    else {
+        return false;
+    };
+    let Some(source_path) = uri.to_file_path().map(|p| PathBuf::from(p.as_ref())) else {
+        return false;
+    };
     let kernel_path = source_path.with_file_name(&result.summary.kernel_file);
-    let Some(kernel_uri) = Uri::from_file_path(&kernel_path) else { return false };
+    let Some(kernel_uri) = Uri::from_file_path(&kernel_path) else {
+        return false;
+    };
     let (version, edits) = {
-        let Some(doc) = state.documents.get(uri) else { return false };
+        let Some(doc) = state.documents.get(uri) else {
+            return false;
+        };
         let enc = state.encoding();
-        let edits: Vec<OneOf<TextEdit, AnnotatedTextEdit>> =
-            result.summary.source_edits.iter().map(|e| OneOf::Left(line_edit(&doc.rope, e, enc))).collect();
+        let edits: Vec<OneOf<TextEdit, AnnotatedTextEdit>> = result
+            .summary
+            .source_edits
+            .iter()
+            .map(|e| OneOf::Left(line_edit(&doc.rope, e, enc)))
+            .collect();
         (doc.version, edits)
     };
-    let whole_new_file = Range { start: Position { line: 0, character: 0 }, end: Position { line: 0, character: 0 } };
+    let whole_new_file = Range {
+        start: Position {
+            line: 0,
+            character: 0,
+        },
+        end: Position {
+            line: 0,
+            character: 0,
+        },
+    };
     let changes = vec![
         DocumentChangeOperation::Op(ResourceOp::Create(CreateFile {
             uri: kernel_uri.clone(),
-            options: Some(CreateFileOptions { overwrite: Some(true), ignore_if_exists: None }),
+            options: Some(CreateFileOptions {
+                overwrite: Some(true),
+                ignore_if_exists: None,
+            }),
             annotation_id: None,
         })),
         DocumentChangeOperation::Edit(TextDocumentEdit {
-            text_document: OptionalVersionedTextDocumentIdentifier { uri: kernel_uri, version: None },
-            edits: vec![OneOf::Left(TextEdit { range: whole_new_file, new_text: result.summary.kernel_source.clone() })],
+            text_document: OptionalVersionedTextDocumentIdentifier {
+                uri: kernel_uri,
+                version: None,
+            },
+            edits: vec![OneOf::Left(TextEdit {
+                range: whole_new_file,
+                new_text: result.summary.kernel_source.clone(),
+            })],
         }),
         DocumentChangeOperation::Edit(TextDocumentEdit {
-            text_document: OptionalVersionedTextDocumentIdentifier { uri: uri.clone(), version: Some(version) },
+            text_document: OptionalVersionedTextDocumentIdentifier {
+                uri: uri.clone(),
+                version: Some(version),
+            },
             edits,
         }),
     ];
-    let edit = WorkspaceEdit { document_changes: Some(DocumentChanges::Operations(changes)), ..WorkspaceEdit::default() };
+    let edit = WorkspaceEdit {
+        document_changes: Some(DocumentChanges::Operations(changes)),
+        ..WorkspaceEdit::default()
+    };
     match client.apply_edit(edit).await {
         Ok(resp) if resp.applied => {
-            if let Some(r) = state.results.lock().expect("lock").get_mut(uri).and_then(|v| v.iter_mut().find(|r| r.job_id == job_id)) {
+            if let Some(r) = state
+                .results
+                .lock()
+                .expect("lock")
+                .get_mut(uri)
+                .and_then(|v| v.iter_mut().find(|r| r.job_id == job_id))
+            {
                 r.applied = true;
                 r.stale = false;
             }
             true
         }
         Ok(resp) => {
-            let why = resp.failure_reason.unwrap_or_else(|| "the editor refused it".into());
-            client.show_message(MessageType::WARNING, format!("cuda-offload: edit not applied: {why}")).await;
+            let why = resp
+                .failure_reason
+                .unwrap_or_else(|| "the editor refused it".into());
+            client
+                .show_message(
+                    MessageType::WARNING,
+                    format!("cuda-offload: edit not applied: {why}"),
+                )
+                .await;
             false
         }
         Err(e) => {
-            client.show_message(MessageType::WARNING, format!("cuda-offload: edit not applied: {e}")).await;
+            client
+                .show_message(
+                    MessageType::WARNING,
+                    format!("cuda-offload: edit not applied: {e}"),
+                )
+                .await;
             false
         }
     }
@@ -283,13 +397,23 @@ fn line_edit(rope: &ropey::Rope, e: &LineEdit, enc: crate::lsp::position::Encodi
         if line >= rope.len_lines() {
             crate::lsp::position::to_position(rope, rope.len_bytes(), enc)
         } else {
-            Position { line: line as u32, character: 0 }
+            Position {
+                line: line as u32,
+                character: 0,
+            }
         }
     };
     let start = at_line_start(e.start_line);
     // `end_line < start_line` is an insertion before `start_line`.
-    let end = if e.end_line < e.start_line { start } else { at_line_start(e.end_line + 1) };
-    TextEdit { range: Range { start, end }, new_text: e.new_text.clone() }
+    let end = if e.end_line < e.start_line {
+        start
+    } else {
+        at_line_start(e.end_line + 1)
+    };
+    TextEdit {
+        range: Range { start, end },
+        new_text: e.new_text.clone(),
+    }
 }
 
 fn cancel(state: &State, arg: Option<LSPAny>) -> LSPAny {
@@ -299,7 +423,9 @@ fn cancel(state: &State, arg: Option<LSPAny>) -> LSPAny {
             if let Ok(JobArg { job_id }) = serde_json::from_value::<JobArg>(v.clone()) {
                 state.jobs.cancel_where(|id, _| id == job_id)
             } else if let Ok(LoopArg { uri, line }) = serde_json::from_value::<LoopArg>(v) {
-                state.jobs.cancel_where(|_, j| j.uri.as_str() == uri && j.line == line)
+                state
+                    .jobs
+                    .cancel_where(|_, j| j.uri.as_str() == uri && j.line == line)
             } else {
                 0
             }
@@ -325,13 +451,30 @@ async fn apply_kept(client: &Client, state: &State, arg: JobArg) -> Result<Optio
 fn show_path(state: &State, arg: LoopArg) -> Result<Option<LSPAny>> {
     let uri = parse_uri(&arg.uri)?;
     let report = {
-        let doc = state.documents.get(&uri).ok_or_else(|| Error::invalid_params("document is not open"))?;
+        let doc = state
+            .documents
+            .get(&uri)
+            .ok_or_else(|| Error::invalid_params("document is not open"))?;
         doc.report().loop_at_line(arg.line as usize + 1).cloned()
     };
-    let report = report.ok_or_else(|| Error::invalid_params(format!("no loop at line {}", arg.line + 1)))?;
-    let suggestions = report.region.as_ref().map(|r| state.runner.suggested_paths(r, 5)).unwrap_or_default();
+    let report =
+        report.ok_or_else(|| Error::invalid_params(format!("no loop at line {}", arg.line + 1)))?;
+    let suggestions = report
+        .region
+        .as_ref()
+        .map(|r| {
+            state
+                .runner()
+                .map(|run| run.suggested_paths(r, 5))
+                .unwrap_or_default()
+        })
+        .unwrap_or_default();
     let results = state.results_for(&uri);
-    let md = to_proto::hover_markdown(&report, &suggestions, results.iter().find(|r| r.line == report.line));
+    let md = to_proto::hover_markdown(
+        &report,
+        &suggestions,
+        results.iter().find(|r| r.line == report.line),
+    );
     Ok(Some(serde_json::json!({"markdown": md})))
 }
 
@@ -348,12 +491,7 @@ struct JobStatus<'a> {
     state: &'a str,
 }
 
-async fn send_status(client: &Client, job: &str, uri: &Uri, line: usize, best: Option<f64>, budget: usize, st: &str) {
-    let status = JobStatus { job_id: job, uri: uri.as_str(), line: line - 1, iteration: 0, llm_calls: 0, budget, best_reward: best, state: st };
-    notify_status(client, status).await;
-}
-
-async fn send_status_progress(client: &Client, job: &str, uri: &Uri, line: usize, p: &Progress) {
+async fn send_status(client: &Client, job: &str, uri: &Uri, line: usize, p: &Progress, st: &str) {
     let status = JobStatus {
         job_id: job,
         uri: uri.as_str(),
@@ -362,7 +500,7 @@ async fn send_status_progress(client: &Client, job: &str, uri: &Uri, line: usize
         llm_calls: p.llm_calls,
         budget: p.budget,
         best_reward: p.best_reward,
-        state: "running",
+        state: st,
     };
     notify_status(client, status).await;
 }
@@ -370,7 +508,9 @@ async fn send_status_progress(client: &Client, job: &str, uri: &Uri, line: usize
 async fn notify_status(client: &Client, status: JobStatus<'_>) {
     let mut params = HashMap::new();
     params.insert("jobs", vec![status]);
-    client.send_notification::<StatusNotification>(serde_json::to_value(params).unwrap_or_default()).await;
+    client
+        .send_notification::<StatusNotification>(serde_json::to_value(params).unwrap_or_default())
+        .await;
 }
 
 /// `cuda-offload/status` (docs/lsp-protocol.md).

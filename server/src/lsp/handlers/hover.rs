@@ -12,12 +12,24 @@ pub fn handle(state: &State, params: HoverParams) -> Option<Hover> {
     let doc = state.documents.get(&uri)?;
     let report = doc.report().loop_at_line(line)?.clone();
     drop(doc);
-    let suggestions = report.region.as_ref().map(|r| state.runner.suggested_paths(r, 3)).unwrap_or_default();
+    let suggestions = report
+        .region
+        .as_ref()
+        .map(|r| {
+            state
+                .runner()
+                .map(|run| run.suggested_paths(r, 3))
+                .unwrap_or_default()
+        })
+        .unwrap_or_default();
     let results = state.results_for(&uri);
     let result = results.iter().find(|r| r.line == report.line);
     let markdown = to_proto::hover_markdown(&report, &suggestions, result);
     Some(Hover {
-        contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value: markdown }),
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: markdown,
+        }),
         range: None,
     })
 }

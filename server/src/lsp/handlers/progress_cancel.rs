@@ -9,6 +9,8 @@ pub fn handle(state: &State, params: WorkDoneProgressCancelParams) {
         NumberOrString::String(s) => s,
         NumberOrString::Number(n) => n.to_string(),
     };
-    let n = state.jobs.cancel_where(|_, job| job.progress_token.as_deref() == Some(token.as_str()));
+    let n = state
+        .jobs
+        .cancel_where(|_, job| job.progress_token.as_deref() == Some(token.as_str()));
     tracing::info!("progress {token} cancelled ({n} job)");
 }

@@ -10,7 +10,9 @@ pub async fn diagnostics(client: &Client, state: &State, uri: &Uri) {
     let enc = state.encoding();
     let results = state.results_for(uri);
     let (diags, version) = {
-        let Some(doc) = state.documents.get(uri) else { return };
+        let Some(doc) = state.documents.get(uri) else {
+            return;
+        };
         let mut diags = Vec::new();
         for report in doc.report().loops.iter().filter(|l| l.hot) {
             // A loop with a search result shows the result instead of the estimate.
@@ -24,5 +26,7 @@ pub async fn diagnostics(client: &Client, state: &State, uri: &Uri) {
         }
         (diags, doc.version)
     };
-    client.publish_diagnostics(uri.clone(), diags, Some(version)).await;
+    client
+        .publish_diagnostics(uri.clone(), diags, Some(version))
+        .await;
 }

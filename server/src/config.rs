@@ -12,20 +12,7 @@ use crate::llm::{BackendConfig, BackendKind, Timeouts};
 
 pub const CONFIG_FILE: &str = "cuda-offload.toml";
 
-/// How the search explores (ARCHITECTURE.md §4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub enum Strategy {
-    /// One shot with the plain prompt.
-    Standard,
-    /// One shot with the step-by-step prompt.
-    Cot,
-    /// Walk the best-ranked graph successors depth-first.
-    Enumerate,
-    /// Monte Carlo graph search over the reasoning graph.
-    #[default]
-    Mcgs,
-}
+pub use crate::search::offload::Strategy;
 
 /// The resolved settings every command and the LSP work from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -147,7 +134,17 @@ impl Settings {
             // A URL set for the other protocol is wrong for this one.
             self.url = None;
         }
-        take!(backend, model, temperature, seed, max_tokens, num_ctx, budget, strategy, record);
+        take!(
+            backend,
+            model,
+            temperature,
+            seed,
+            max_tokens,
+            num_ctx,
+            budget,
+            strategy,
+            record
+        );
         take!(connect_timeout_s, first_token_timeout_s, total_timeout_s);
         take_optional!(url, api_key, nvcc, gpu_arch, cassette);
     }
@@ -436,7 +433,10 @@ mod tests {
             "backend = \"openai\"\nurl = \"http://gpu-box:8080/v1\"\nmodel = \"from-file\"\nseed = 3\nbudget = 8\ncassette = \"tapes/a.jsonl\"\n",
         )
         .unwrap();
-        let env = env_of(&[("CUDA_OFFLOAD_MODEL", "from-env"), ("CUDA_OFFLOAD_SEED", "5")]);
+        let env = env_of(&[
+            ("CUDA_OFFLOAD_MODEL", "from-env"),
+            ("CUDA_OFFLOAD_SEED", "5"),
+        ]);
         let flags = SettingsArgs {
             seed: Some(9),
             strategy: Some(Strategy::Cot),
@@ -478,7 +478,10 @@ mod tests {
         let e = Settings::load(dir.path(), env_of(&[]), &SettingsLayer::default())
             .unwrap_err()
             .to_string();
-        assert!(e.contains("cuda-offload.toml") && e.contains("modle"), "{e}");
+        assert!(
+            e.contains("cuda-offload.toml") && e.contains("modle"),
+            "{e}"
+        );
 
         std::fs::write(&path, "temperature = \"hot\"\n").unwrap();
         let e = Settings::load(dir.path(), env_of(&[]), &SettingsLayer::default())
@@ -494,7 +497,10 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(e.contains("CUDA_OFFLOAD_BACKEND") && e.contains("ollama, openai, replay"), "{e}");
+        assert!(
+            e.contains("CUDA_OFFLOAD_BACKEND") && e.contains("ollama, openai, replay"),
+            "{e}"
+        );
 
         let e = Settings::load(
             dir.path(),

@@ -1,0 +1,90 @@
+//! The verifier as the search's judge. Verification blocks (compiles, sandboxed runs), so it runs
+//! on the blocking pool; the verifier's own pool bounds compiles and serializes GPU runs.
+
+use std::sync::{Arc, OnceLock};
+
+use tokio_util::sync::CancellationToken;
+
+use super::env::Judge;
+use super::offload::BoxFuture;
+use crate::analysis::OffloadRegion;
+use crate::verify::{Verifier, VerifyConfig, VerifyOutcome};
+
+pub struct VerifierJudge(pub Arc<Verifier>);
+
+impl Judge for VerifierJudge {
+    fn judge<'a>(
+        &'a self,
+        region: &'a OffloadRegion,
+        candidate: &'a str,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, VerifyOutcome> {
+        let verifier = self.0.clone();
+        let (region, candidate) = (region.clone(), candidate.to_string());
+        Box::pin(async move {
+            let job = tokio::task::spawn_blocking(move || verifier.verify(&region, &candidate));
+            tokio::select! {
+                joined = job => match joined {
+                    Ok(Ok(report)) => report.outcome,
+                    // Not the candidate's fault, but the search must see a failed step.
+                    Ok(Err(e)) => VerifyOutcome::Rejected { reason: format!("verifier error: {e}") },
+                    Err(e) => VerifyOutcome::Rejected { reason: format!("verifier task failed: {e}") },
+                },
+                // The job finishes in the background (its own timeouts bound it); its result is dropped.
+                _ = cancel.cancelled() => VerifyOutcome::Rejected { reason: "cancelled".into() },
+            }
+        })
+    }
+}
+
+/// A verifier created on first use, so that a server without nvcc still starts (and says why
+/// it cannot offload when asked to).
+pub struct LazyVerifierJudge {
+    config: VerifyConfig,
+    verifier: OnceLock<Result<Arc<Verifier>, String>>,
+}
+
+impl LazyVerifierJudge {
+    pub fn new(config: VerifyConfig) -> Self {
+        LazyVerifierJudge {
+            config,
+            verifier: OnceLock::new(),
+        }
+    }
+
+    fn verifier(&self) -> Result<Arc<Verifier>, String> {
+        self.verifier
+            .get_or_init(|| {
+                Verifier::new(self.config.clone())
+                    .map(Arc::new)
+                    .map_err(|e| e.to_string())
+            })
+            .clone()
+    }
+
+    pub fn gpu_name(&self) -> Option<String> {
+        self.verifier().ok().and_then(|v| v.gpu_name())
+    }
+}
+
+impl Judge for LazyVerifierJudge {
+    fn ready(&self) -> Result<(), String> {
+        self.verifier().map(|_| ())
+    }
+
+    fn judge<'a>(
+        &'a self,
+        region: &'a OffloadRegion,
+        candidate: &'a str,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, VerifyOutcome> {
+        Box::pin(async move {
+            match self.verifier() {
+                Ok(v) => VerifierJudge(v).judge(region, candidate, cancel).await,
+                Err(e) => VerifyOutcome::Rejected {
+                    reason: format!("verifier unavailable: {e}"),
+                },
+            }
+        })
+    }
+}

@@ -1,0 +1,192 @@
+//! End-to-end tests of `cuda-offload lsp`: the real binary over stdio, real framing, the real
+//! analysis of the test workspaces.
+
+mod lsp_support;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use lsp_support::{Client, frame};
+use serde_json::{Value, json};
+
+const T: Duration = Duration::from_secs(30);
+
+fn workspace(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../test-workspaces")
+        .join(name)
+        .canonicalize()
+        .unwrap()
+}
+
+fn uri_of(path: &Path) -> String {
+    format!("file://{}", path.display())
+}
+
+fn codes(diags: &[Value]) -> Vec<(u64, String)> {
+    diags
+        .iter()
+        .map(|d| {
+            (
+                d["range"]["start"]["line"].as_u64().unwrap(),
+                d["code"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn negotiates_utf8_when_offered_and_utf16_otherwise() {
+    let root = workspace("saxpy");
+    let mut c = Client::spawn(&[]);
+    let init = c.initialize(&root, json!({}), true);
+    assert_eq!(init["result"]["capabilities"]["positionEncoding"], "utf-8");
+    assert!(c.shutdown().success());
+
+    let mut c = Client::spawn(&[]);
+    let init = c.initialize(&root, json!({}), false);
+    assert_eq!(init["result"]["capabilities"]["positionEncoding"], "utf-16");
+    let caps = &init["result"]["capabilities"];
+    assert_eq!(
+        caps["executeCommandProvider"]["commands"][0],
+        "cuda-offload.offload"
+    );
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn diagnoses_hot_loops_with_kind_and_reason() {
+    let root = workspace("sequential");
+    let file = root.join("sequential.cpp");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let uri = uri_of(&file);
+    let mut c = Client::spawn(&[]);
+    c.initialize(&root, json!({}), true);
+    c.open(&uri, &text);
+    let diags = c.diagnostics(&uri, Some(1), T);
+    assert!(!diags.is_empty());
+    for d in &diags {
+        assert_eq!(d["source"], "cuda-offload");
+        assert_eq!(d["code"], "not-offloadable", "{d}");
+        assert!(
+            d["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("Not offloaded: "),
+            "{d}"
+        );
+    }
+    // The recurrence says which iteration's value it needs.
+    let rec_line = text
+        .lines()
+        .position(|l| l.contains("u[i] = 0.5f * u[i - 1]"))
+        .unwrap() as u64
+        - 1;
+    let rec = diags
+        .iter()
+        .find(|d| d["range"]["start"]["line"] == rec_line)
+        .expect("recurrence diagnosed");
+    assert!(
+        rec["message"].as_str().unwrap().contains("u[i - 1]")
+            || rec["message"].as_str().unwrap().contains("u[i-1]"),
+        "{rec}"
+    );
+    // The three-iteration loop is not hot: no diagnostic.
+    let tiny = text.lines().position(|l| l.contains("k < 3")).unwrap() as u64;
+    assert!(diags.iter().all(|d| d["range"]["start"]["line"] != tiny));
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn incremental_edits_move_diagnostics_and_hover_explains() {
+    let root = workspace("saxpy");
+    let file = root.join("saxpy.cpp");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let uri = uri_of(&file);
+    let mut c = Client::spawn(&[]);
+    c.initialize(&root, json!({}), false);
+    c.open(&uri, &text);
+    let before = codes(&c.diagnostics(&uri, Some(1), T));
+    assert!(
+        before.contains(&(6, "offload-map".to_string())),
+        "{before:?}"
+    );
+
+    // Two lines inserted above the function: the loop's diagnostic moves down by two.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": {"line": 5, "character": 0}, "end": {"line": 5, "character": 0}},
+                                   "text": "// é 😀 comment\n\n"}]}),
+    );
+    let after = codes(&c.diagnostics(&uri, Some(2), T));
+    assert!(after.contains(&(8, "offload-map".to_string())), "{after:?}");
+
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 8, "character": 8}}),
+        T,
+    );
+    let md = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(md.contains("**Offloadable**") && md.contains("map"), "{md}");
+
+    let actions = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": {"start": {"line": 8, "character": 0}, "end": {"line": 8, "character": 0}},
+               "context": {"diagnostics": []}}),
+        T,
+    );
+    let titles: Vec<&str> = actions["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert_eq!(titles, vec!["Offload to CUDA"]);
+    assert_eq!(actions["result"][0]["kind"], "refactor.rewrite");
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn a_malformed_message_gets_an_error_and_the_server_keeps_serving() {
+    let root = workspace("saxpy");
+    let file = root.join("saxpy.cpp");
+    let uri = uri_of(&file);
+    let mut c = Client::spawn(&[]);
+    c.initialize(&root, json!({}), true);
+    c.send_raw(&frame(b"{this is not json"));
+    let err = c
+        .wait_for(T, |m| m["error"]["code"] == -32700)
+        .expect("a parse error answer");
+    assert_eq!(err["id"], Value::Null);
+    c.send_raw(&frame(br#"{"id": 99, "no": "jsonrpc"}"#));
+    c.wait_for(T, |m| m["error"]["code"] == -32600)
+        .expect("an invalid request answer");
+    // Still alive: a document opened afterwards is analysed.
+    c.open(&uri, &std::fs::read_to_string(&file).unwrap());
+    assert!(!c.diagnostics(&uri, Some(1), T).is_empty());
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn offloading_a_sequential_loop_is_refused_with_the_reason() {
+    let root = workspace("sequential");
+    let file = root.join("sequential.cpp");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let uri = uri_of(&file);
+    let mut c = Client::spawn(&[]);
+    c.initialize(&root, json!({}), true);
+    c.open(&uri, &text);
+    let line = text
+        .lines()
+        .position(|l| l.contains("for (int i = 1; i < n; ++i)"))
+        .unwrap();
+    let resp = c.request(
+        "workspace/executeCommand",
+        json!({"command": "cuda-offload.offload", "arguments": [{"uri": uri, "line": line}]}),
+        T,
+    );
+    let msg = resp["error"]["message"].as_str().unwrap_or_default();
+    assert!(msg.contains("cannot be offloaded"), "{resp}");
+    assert!(c.shutdown().success());
+}

@@ -39,6 +39,17 @@ impl FrameParser {
     /// reported once as a parse error.
     pub fn next_frame(&mut self) -> Option<Frame> {
         loop {
+            match self.next_body()? {
+                Ok(body) if body.is_empty() => continue,
+                Ok(body) => return Some(classify(body)),
+                Err(answer) => return Some(Frame::Invalid(answer)),
+            }
+        }
+    }
+
+    /// The next frame's body, unchecked (`Err` holds the answer to a bad header).
+    fn next_body(&mut self) -> Option<Result<Vec<u8>, String>> {
+        loop {
             let header_end = find(&self.buf, b"\r\n\r\n")?;
             let header = String::from_utf8_lossy(&self.buf[..header_end]).to_string();
             let length = header.lines().find_map(|line| {
@@ -53,7 +64,7 @@ impl FrameParser {
                     .map(|i| i + 1)
                     .unwrap_or(header_end + 4);
                 self.buf.drain(..skip);
-                return Some(Frame::Invalid(error_answer(
+                return Some(Err(error_answer(
                     -32700,
                     "Parse error: bad or missing Content-Length header",
                 )));
@@ -64,10 +75,17 @@ impl FrameParser {
             }
             let body: Vec<u8> = self.buf[body_start..body_start + length].to_vec();
             self.buf.drain(..body_start + length);
-            if body.is_empty() {
-                continue;
+            return Some(Ok(body));
+        }
+    }
+
+    /// The next whole frame's body, for the service's own (trusted) output.
+    pub fn next_trusted(&mut self) -> Option<Vec<u8>> {
+        loop {
+            match self.next_body()? {
+                Ok(body) if !body.is_empty() => return Some(body),
+                _ => continue,
             }
-            return Some(classify(body));
         }
     }
 }
@@ -113,11 +131,16 @@ pub fn encode(body: &[u8]) -> Vec<u8> {
 }
 
 /// Streams between the real client and the service: returns the (reader, writer) pair to give
-/// `tower_lsp_server::Server::new`. Two tasks pump frames until the client closes its input.
+/// `tower_lsp_server::Server::new`, and a signal that fires once the client sent `exit` or closed
+/// its input. Two tasks pump frames until then.
 pub fn validate<R, W>(
     client_in: R,
     client_out: W,
-) -> (tokio::io::DuplexStream, tokio::io::DuplexStream)
+) -> (
+    tokio::io::DuplexStream,
+    tokio::io::DuplexStream,
+    tokio::sync::oneshot::Receiver<()>,
+)
 where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
@@ -127,6 +150,7 @@ where
     let out = Arc::new(Mutex::new(client_out));
 
     let answers = out.clone();
+    let (exit_tx, exit_rx) = tokio::sync::oneshot::channel();
     tokio::spawn(async move {
         let mut client_in = client_in;
         let mut parser = FrameParser::default();
@@ -140,7 +164,12 @@ where
             while let Some(frame) = parser.next_frame() {
                 match frame {
                     Frame::Valid(body) => {
+                        let exit = is_exit(&body);
                         if to_service.write_all(&encode(&body)).await.is_err() {
+                            return;
+                        }
+                        if exit {
+                            let _ = exit_tx.send(());
                             return;
                         }
                     }
@@ -155,6 +184,7 @@ where
         }
         // Closing the service's input lets it shut down as it would on a closed stdin.
         drop(to_service);
+        let _ = exit_tx.send(());
     });
 
     tokio::spawn(async move {
@@ -167,11 +197,7 @@ where
                 Ok(n) => n,
             };
             parser.push(&chunk[..n]);
-            while let Some(frame) = parser.next_frame() {
-                let body = match frame {
-                    Frame::Valid(body) => body,
-                    Frame::Invalid(_) => continue,
-                };
+            while let Some(body) = parser.next_trusted() {
                 let mut w = out.lock().await;
                 if w.write_all(&encode(&body)).await.is_err() {
                     return;
@@ -181,7 +207,15 @@ where
         }
     });
 
-    (service_in, service_out)
+    (service_in, service_out, exit_rx)
+}
+
+fn is_exit(body: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .is_some_and(|v| {
+            v.get("method").and_then(|m| m.as_str()) == Some("exit") && v.get("id").is_none()
+        })
 }
 
 #[cfg(test)]

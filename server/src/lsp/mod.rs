@@ -28,11 +28,19 @@ where
                 server::Backend::work_done_progress_cancel,
             )
             .finish();
-    let (input, output) = framing::validate(input, output);
+    let (input, output, exited) = framing::validate(input, output);
     // Several slots: `cuda-offload.offload` requests stay pending while their search runs so that
     // `$/cancelRequest` can stop them; document notifications mutate state before their first await.
-    Server::new(input, output, socket)
+    let server = Server::new(input, output, socket)
         .concurrency_level(8)
-        .serve(service)
-        .await;
+        .serve(service);
+    // Stop right after `exit` (or a closed input) even with work in flight; the grace period lets
+    // the last answers reach the client.
+    tokio::select! {
+        _ = server => {}
+        _ = async {
+            let _ = exited.await;
+            tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        } => {}
+    }
 }

@@ -116,9 +116,10 @@ fn histogram_counts_every_element() {
     let dir = tempfile::tempdir().unwrap();
     let mut src = reference_program(&region);
     // Also dump the bins before the loop, through the same writer.
-    src = src.replace(
+    src = src.replacen(
         "    histogram(A.n, A.nbins, A.data.data(), A.bins.data());",
         "    co_write(co_prefix + \"_before.bin\", A.bins.data(), A.co_ext_bins);\n    histogram(A.n, A.nbins, A.data.data(), A.bins.data());",
+        1,
     );
     assert!(src.contains("_before.bin"), "call site changed shape");
     std::fs::write(dir.path().join("reference.cpp"), src).unwrap();

@@ -287,7 +287,8 @@ pub fn reference_program(region: &OffloadRegion) -> String {
                 CoArgs A; co_make(A, it.sizes, it.seed + (unsigned long long)i, i % 2);
                 if (!co_run_and_write(A, co_out + "/t" + std::to_string(i))) {{ std::fprintf(stderr, "WRITE failed\n"); return 13; }}
             }}
-        }} else if (it.kind == "serial" && !CO_HP) {{
+        }} else if (it.kind == "serial") {{
+#if !CO_HP
             std::vector<double> times;
             for (int r = 0; r < it.reps; ++r) {{
                 CoArgs A; co_make(A, it.sizes, it.seed + 500 + (unsigned long long)r, it.dist);
@@ -299,6 +300,7 @@ pub fn reference_program(region: &OffloadRegion) -> String {
             if (!f) return 13;
             for (double t : times) std::fprintf(f, "%.6f\n", t);
             std::fclose(f);
+#endif
         }}
     }}
     return 0;

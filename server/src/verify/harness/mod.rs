@@ -138,15 +138,13 @@ fn args_code(region: &OffloadRegion) -> String {
         "static void co_make(CoArgs& A, const std::vector<long long>& co_sizes, unsigned long long co_seed, int co_dist) {\n",
     );
     s.push_str("    (void)co_sizes; (void)co_seed; (void)co_dist;\n");
-    let mut k = 0;
-    for p in region.params.iter().filter(|p| p.is_size) {
+    for (k, p) in region.params.iter().filter(|p| p.is_size).enumerate() {
         let _ = writeln!(
             s,
             "    {t} {n} = ({t})co_sizes[{k}];",
             t = p.elem_type,
             n = p.name
         );
-        k += 1;
     }
     let spec = |p: &RegionParam| {
         let i = p.input.clone().unwrap_or_default();

@@ -204,3 +204,67 @@ fn bad_input_gets_a_clear_error() {
         assert!(err.contains("not a serialized OffloadRegion"), "{err}");
     }
 }
+
+#[test]
+fn a_region_file_and_a_manifest_work_without_a_gpu() {
+    if !have_nvcc() {
+        println!("SKIP: no nvcc (run scripts/setup)");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // --region with a hand-written region file.
+    let out = bin()
+        .args(["verify", "--json", "--no-cache", "--region"])
+        .arg(testdata().join("regions/dot.json"))
+        .arg("--candidate")
+        .arg(testdata().join("candidates/dot_wrong.cu"))
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["region"], "dot");
+    assert!(
+        v["verdict"] == "compiled_not_run" || v["verdict"] == "wrong",
+        "{v}"
+    );
+    // A manifest: results in order, files written, the exit code says whether all verdicts held.
+    let manifest = dir.path().join("m.json");
+    let cands = testdata().join("candidates");
+    std::fs::write(
+        &manifest,
+        serde_json::json!({"entries": [
+            {"name": "a", "region": "builtin:saxpy", "candidate": cands.join("saxpy_syntax_error.cu"), "expect": "compile_error"},
+            {"name": "b", "region": "builtin:saxpy", "candidate": cands.join("hack_try_catch.cu"), "expect": "rejected"},
+            {"name": "c", "region": "builtin:saxpy", "candidate": cands.join("adv_huge_output.cu"), "expect": "rejected"},
+        ]})
+        .to_string(),
+    )
+    .unwrap();
+    let out_dir = dir.path().join("out");
+    let out = bin()
+        .args(["verify", "--no-cache", "--manifest"])
+        .arg(&manifest)
+        .arg("--out")
+        .arg(&out_dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let res: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("results.json")).unwrap())
+            .unwrap();
+    let names: Vec<&str> = res["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["a", "b", "c"]);
+    assert!(
+        std::fs::read_to_string(out_dir.join("report.md"))
+            .unwrap()
+            .contains("| a |")
+    );
+}

@@ -223,7 +223,17 @@ fn run_manifest(
         });
     }
     let start = Instant::now();
-    let reports = verifier.verify_many(&jobs);
+    let reports = verifier.verify_many_with(&jobs, |i, r| {
+        let line = match r {
+            Ok(rep) => rep.summary.clone(),
+            Err(e) => format!("error: {e}"),
+        };
+        eprintln!(
+            "[{:>6.1} s] {}: {line}",
+            start.elapsed().as_secs_f64(),
+            manifest.entries[i].name
+        );
+    });
     let wall = start.elapsed().as_secs_f64();
     let mut results = Vec::new();
     for (e, r) in manifest.entries.iter().zip(reports) {

@@ -222,9 +222,20 @@ impl Verifier {
 
     /// Verifies many candidates: compiles in parallel, GPU runs one at a time per GPU.
     pub fn verify_many(&self, jobs: &[VerifyJob]) -> Vec<Result<VerifyReport, VerifyError>> {
+        self.verify_many_with(jobs, |_, _| {})
+    }
+
+    /// `verify_many`, calling `on_done(index, result)` as each job finishes (progress).
+    pub fn verify_many_with(
+        &self,
+        jobs: &[VerifyJob],
+        on_done: impl Fn(usize, &Result<VerifyReport, VerifyError>) + Sync,
+    ) -> Vec<Result<VerifyReport, VerifyError>> {
         let workers = self.cfg.compile_jobs.max(1) + self.gpu_locks_len();
         pool::map_parallel(jobs, workers, |i, j| {
-            self.verify_hinted(&j.region, &j.candidate, j.run_timeout, i)
+            let r = self.verify_hinted(&j.region, &j.candidate, j.run_timeout, i);
+            on_done(i, &r);
+            r
         })
     }
 

@@ -9,7 +9,15 @@ use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::OffloadRegion;
-use crate::verify::{Verifier, VerifyConfig, VerifyReport, testdata};
+use crate::verify::{Verifier, VerifyConfig, VerifyJob, VerifyReport, testdata};
+
+/// stdout may be a closed pipe (`| head`): losing the rest of the report is fine, panicking is not.
+macro_rules! say {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($t)*);
+    }};
+}
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -86,7 +94,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot read the candidate {}", cand_path.display()))?;
     let report = verifier.verify(&region, &candidate)?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        say!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print_human(&report, cand_path);
     }
@@ -131,16 +139,16 @@ fn exit_for(report: &VerifyReport) -> ExitCode {
 }
 
 fn print_human(report: &VerifyReport, cand: &Path) {
-    println!("{}: {}", report.region, report.summary);
+    say!("{}: {}", report.region, report.summary);
     if let crate::verify::VerifyOutcome::CompileError { diagnostics } = &report.outcome {
         for d in diagnostics {
             match d.line {
-                Some(l) => println!("{}:{l}: {}: {}", cand.display(), d.severity, d.message),
-                None => println!("{}: {}: {}", cand.display(), d.severity, d.message),
+                Some(l) => say!("{}:{l}: {}: {}", cand.display(), d.severity, d.message),
+                None => say!("{}: {}: {}", cand.display(), d.severity, d.message),
             }
         }
     }
-    println!(
+    say!(
         "  reward {:.3} (raw {:.3}); nvcc {} -arch={}; GPU {}; {}{}",
         report.reward,
         report.raw_reward,
@@ -151,7 +159,7 @@ fn print_human(report: &VerifyReport, cand: &Path) {
         format_args!("{:.1} s", report.wall_s)
     );
     if let Some(d) = &report.job_dir {
-        println!("  job directory kept: {d}");
+        say!("  job directory kept: {d}");
     }
 }
 
@@ -177,6 +185,9 @@ struct Entry {
     /// The timer must have seen at least this much work (side-stream hack).
     #[serde(default)]
     min_kernel_ms: Option<f64>,
+    /// Wall-clock limit of this candidate's run, seconds.
+    #[serde(default)]
+    timeout_s: Option<u64>,
 }
 
 #[derive(Debug, Serialize)]
@@ -205,10 +216,24 @@ fn run_manifest(
         let region = load_region(&e.region, base)?;
         let cand = std::fs::read_to_string(base.join(&e.candidate))
             .with_context(|| format!("cannot read {}", e.candidate))?;
-        jobs.push((region, cand));
+        jobs.push(VerifyJob {
+            region,
+            candidate: cand,
+            run_timeout: e.timeout_s.map(Duration::from_secs),
+        });
     }
     let start = Instant::now();
-    let reports = verifier.verify_many(&jobs);
+    let reports = verifier.verify_many_with(&jobs, |i, r| {
+        let line = match r {
+            Ok(rep) => rep.summary.clone(),
+            Err(e) => format!("error: {e}"),
+        };
+        eprintln!(
+            "[{:>6.1} s] {}: {line}",
+            start.elapsed().as_secs_f64(),
+            manifest.entries[i].name
+        );
+    });
     let wall = start.elapsed().as_secs_f64();
     let mut results = Vec::new();
     for (e, r) in manifest.entries.iter().zip(reports) {
@@ -248,9 +273,9 @@ fn run_manifest(
             .unwrap_or_default()
     );
     if json {
-        println!("{}", serde_json::to_string_pretty(&results)?);
+        say!("{}", serde_json::to_string_pretty(&results)?);
     } else {
-        println!("{table}\n{header}");
+        say!("{table}\n{header}");
     }
     if let Some(dir) = out {
         std::fs::create_dir_all(dir)?;

@@ -97,6 +97,15 @@ impl Default for VerifyConfig {
     }
 }
 
+/// One candidate for one region, as the pool takes them.
+#[derive(Debug, Clone)]
+pub struct VerifyJob {
+    pub region: OffloadRegion,
+    pub candidate: String,
+    /// Overrides the configured wall-clock limit of the candidate's run.
+    pub run_timeout: Option<Duration>,
+}
+
 /// One verification with its context.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct VerifyReport {
@@ -212,13 +221,21 @@ impl Verifier {
     }
 
     /// Verifies many candidates: compiles in parallel, GPU runs one at a time per GPU.
-    pub fn verify_many(
+    pub fn verify_many(&self, jobs: &[VerifyJob]) -> Vec<Result<VerifyReport, VerifyError>> {
+        self.verify_many_with(jobs, |_, _| {})
+    }
+
+    /// `verify_many`, calling `on_done(index, result)` as each job finishes (progress).
+    pub fn verify_many_with(
         &self,
-        jobs: &[(OffloadRegion, String)],
+        jobs: &[VerifyJob],
+        on_done: impl Fn(usize, &Result<VerifyReport, VerifyError>) + Sync,
     ) -> Vec<Result<VerifyReport, VerifyError>> {
         let workers = self.cfg.compile_jobs.max(1) + self.gpu_locks_len();
-        pool::map_parallel(jobs, workers, |i, (region, src)| {
-            self.verify_hinted(region, src, i)
+        pool::map_parallel(jobs, workers, |i, j| {
+            let r = self.verify_hinted(&j.region, &j.candidate, j.run_timeout, i);
+            on_done(i, &r);
+            r
         })
     }
 
@@ -231,13 +248,14 @@ impl Verifier {
         region: &OffloadRegion,
         candidate: &str,
     ) -> Result<VerifyReport, VerifyError> {
-        self.verify_hinted(region, candidate, 0)
+        self.verify_hinted(region, candidate, None, 0)
     }
 
     fn verify_hinted(
         &self,
         region: &OffloadRegion,
         candidate: &str,
+        run_timeout: Option<Duration>,
         hint: usize,
     ) -> Result<VerifyReport, VerifyError> {
         let start = Instant::now();
@@ -308,6 +326,7 @@ impl Verifier {
             &plan,
             &plan_txt,
             job.path(),
+            run_timeout,
             hint,
         )?;
         if let Some(c) = &self.cache
@@ -333,10 +352,16 @@ impl Verifier {
         plan: &plan::Plan,
         plan_txt: &str,
         job: &Path,
+        run_timeout: Option<Duration>,
         hint: usize,
     ) -> Result<VerifyOutcome, VerifyError> {
+        use std::os::unix::fs::PermissionsExt;
+        // Others (the unprivileged uid of the runs) may pass through the job directory to the
+        // directory handed to them, but not list it or read the build.
+        std::fs::set_permissions(job, std::fs::Permissions::from_mode(0o711))?;
         let build = job.join("build");
         std::fs::create_dir_all(&build)?;
+        std::fs::set_permissions(&build, std::fs::Permissions::from_mode(0o700))?;
         std::fs::write(build.join("harness.cu"), cand_prog)?;
         let exe = build.join("candidate");
         {
@@ -396,6 +421,10 @@ impl Verifier {
             let env = vec![("CUDA_VISIBLE_DEVICES".to_string(), gpu_index.to_string())];
             let args = vec![".".to_string()];
             let mut limits = self.run_limits();
+            if let Some(t) = run_timeout {
+                limits.wall = t;
+                limits.cpu_seconds = Some(t.as_secs() + 10);
+            }
             let mut r = sandbox::run(&bin, &args, &run, &env, &limits)?;
             // Some drivers only open their device nodes to root: then run without the uid drop
             // rather than report a GPU that is there as missing.
@@ -483,6 +512,10 @@ impl Verifier {
         }
         let dir = job.join("reference");
         std::fs::create_dir_all(&dir)?;
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))?;
+        }
         std::fs::write(dir.join("reference.cpp"), ref_prog)?;
         let native = self.build_and_run_reference(&dir, false, plan_txt)?;
         let needs_hp = plan::outputs(region).any(|p| plan::is_float_type(&p.elem_type));

@@ -391,3 +391,48 @@ mod tests {
         assert!(eval("n ; rm", &v).is_err());
     }
 }
+
+#[cfg(test)]
+mod plan_tests {
+    use super::*;
+    use crate::verify::testdata::{names, region};
+
+    #[test]
+    fn every_plan_meets_the_protocol() {
+        for name in names() {
+            let r = region(name);
+            let p = plan_for(&r, 42);
+            let sizes: Vec<i64> = p.cases.iter().map(|c| c.sizes[0].1).collect();
+            let mut distinct = sizes.clone();
+            distinct.dedup();
+            assert!(distinct.len() >= 3, "{name}: {sizes:?}");
+            assert!(sizes.iter().any(|s| s % 32 != 0), "{name}: {sizes:?}");
+            assert!(sizes.iter().any(|s| s % 256 == 0), "{name}: {sizes:?}");
+            let seeds: std::collections::BTreeSet<u64> = p.cases.iter().map(|c| c.seed).collect();
+            assert!(seeds.len() >= 5, "{name}");
+            assert!(p.cases.iter().any(|c| c.dist == 0) && p.cases.iter().any(|c| c.dist == 1));
+            assert_eq!(p.checked_samples.len(), 3);
+            assert!(p.checked_samples.iter().all(|i| *i < p.min_samples));
+            assert!(
+                p.timed.sizes[0].1 >= p.cases.last().unwrap().sizes[0].1,
+                "{name}"
+            );
+            assert!(p.timed.sizes[0].1 % 256 != 0, "{name}");
+            // Working set of the timed size: ≥256 MB unless the iteration cap binds first.
+            assert!(
+                p.bytes_timed >= 0.9 * TIMED_BYTES || p.iterations_timed >= 0.9 * TIMED_ITERATIONS,
+                "{name}: {} bytes, {} iterations",
+                p.bytes_timed,
+                p.iterations_timed
+            );
+        }
+    }
+
+    #[test]
+    fn n_squared_nests_stay_small() {
+        let p = plan_for(&region("compute_forces"), 1);
+        let n = p.timed.sizes[0].1;
+        assert!(n * n <= 1 << 25, "{n}");
+        assert!(p.cases[0].sizes[0].1 < 100);
+    }
+}

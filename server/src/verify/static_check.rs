@@ -150,16 +150,17 @@ fn redefined_runtime_function(code: &str) -> Option<(String, usize)> {
     let mut prev: Option<(&str, usize)> = None;
     for (tok, line, next) in identifiers(code) {
         let reserved = tok.starts_with("cuda") || tok.starts_with("co_") || tok.starts_with("CO_");
-        if reserved && next == Some('(') {
-            if let Some((p, end)) = prev {
-                // Only blanks, `*` or `&` between the previous identifier and this one.
-                let between_ok = code
-                    .get(end..)
-                    .and_then(|rest| rest.find(tok).map(|i| &rest[..i]))
-                    .is_some_and(|b| b.chars().all(|c| c.is_whitespace() || c == '*' || c == '&'));
-                if between_ok && !NOT_TYPES.contains(&p) {
-                    return Some((tok.to_string(), line));
-                }
+        if reserved
+            && next == Some('(')
+            && let Some((p, end)) = prev
+        {
+            // Only blanks, `*` or `&` between the previous identifier and this one.
+            let between_ok = code
+                .get(end..)
+                .and_then(|rest| rest.find(tok).map(|i| &rest[..i]))
+                .is_some_and(|b| b.chars().all(|c| c.is_whitespace() || c == '*' || c == '&'));
+            if between_ok && !NOT_TYPES.contains(&p) {
+                return Some((tok.to_string(), line));
             }
         }
         let end = tok.as_ptr() as usize - code.as_ptr() as usize + tok.len();

@@ -138,15 +138,13 @@ fn args_code(region: &OffloadRegion) -> String {
         "static void co_make(CoArgs& A, const std::vector<long long>& co_sizes, unsigned long long co_seed, int co_dist) {\n",
     );
     s.push_str("    (void)co_sizes; (void)co_seed; (void)co_dist;\n");
-    let mut k = 0;
-    for p in region.params.iter().filter(|p| p.is_size) {
+    for (k, p) in region.params.iter().filter(|p| p.is_size).enumerate() {
         let _ = writeln!(
             s,
             "    {t} {n} = ({t})co_sizes[{k}];",
             t = p.elem_type,
             n = p.name
         );
-        k += 1;
     }
     let spec = |p: &RegionParam| {
         let i = p.input.clone().unwrap_or_default();
@@ -287,7 +285,8 @@ pub fn reference_program(region: &OffloadRegion) -> String {
                 CoArgs A; co_make(A, it.sizes, it.seed + (unsigned long long)i, i % 2);
                 if (!co_run_and_write(A, co_out + "/t" + std::to_string(i))) {{ std::fprintf(stderr, "WRITE failed\n"); return 13; }}
             }}
-        }} else if (it.kind == "serial" && !CO_HP) {{
+        }} else if (it.kind == "serial") {{
+#if !CO_HP
             std::vector<double> times;
             for (int r = 0; r < it.reps; ++r) {{
                 CoArgs A; co_make(A, it.sizes, it.seed + 500 + (unsigned long long)r, it.dist);
@@ -299,6 +298,7 @@ pub fn reference_program(region: &OffloadRegion) -> String {
             if (!f) return 13;
             for (double t : times) std::fprintf(f, "%.6f\n", t);
             std::fclose(f);
+#endif
         }}
     }}
     return 0;

@@ -1,0 +1,138 @@
+//! The generated reference program for every built-in region: it compiles (as written and promoted
+//! to high precision), runs on the plan's correctness cases, is deterministic, and the two builds
+//! agree within the fp32 tolerance. Needs only g++.
+
+use std::path::Path;
+use std::process::Command;
+
+use cuda_offload::verify::compare::{Tolerance, compare_floats, read_f64, read_i64};
+use cuda_offload::verify::harness::{plan_text, reference_program};
+use cuda_offload::verify::plan::{is_float_type, outputs, plan_for};
+use cuda_offload::verify::testdata::{builtin_region, names};
+
+fn have_gxx() -> bool {
+    Command::new("g++").arg("--version").output().is_ok()
+}
+
+fn build_and_run(dir: &Path, hp: bool, plan: &str) -> std::path::PathBuf {
+    let exe = dir.join(if hp { "ref_hp" } else { "ref_native" });
+    let st = Command::new("g++")
+        .args(["-O1", "-std=c++17", &format!("-DCO_HP={}", hp as u8), "-o"])
+        .arg(&exe)
+        .arg(dir.join("reference.cpp"))
+        .status()
+        .unwrap();
+    assert!(
+        st.success(),
+        "reference (hp={hp}) does not compile in {}",
+        dir.display()
+    );
+    let out = dir.join(if hp { "hp" } else { "native" });
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join("plan.txt"), plan).unwrap();
+    let st = Command::new(&exe)
+        .arg(".")
+        .current_dir(&out)
+        .status()
+        .unwrap();
+    assert!(st.success(), "reference (hp={hp}) failed");
+    out
+}
+
+#[test]
+fn references_build_run_and_agree_in_both_precisions() {
+    if !have_gxx() {
+        println!("SKIP: g++ not found");
+        return;
+    }
+    for name in names() {
+        let region = builtin_region(name).unwrap();
+        let mut plan = plan_for(&region, 1);
+        // Correctness cases only: the timed size is the GPU run's business.
+        plan.timed = plan.cases[0].clone();
+        plan.checked_samples.clear();
+        let text = plan_text(&plan, 1.0).replace("serial 1 0 5", "serial 1 0 1");
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("reference.cpp"), reference_program(&region)).unwrap();
+        let native = build_and_run(dir.path(), false, &text);
+        let needs_hp = outputs(&region).any(|p| is_float_type(&p.elem_type));
+        let hp = needs_hp.then(|| build_and_run(dir.path(), true, &text));
+        assert!(
+            native.join("serial.txt").is_file(),
+            "{name}: no serial timing"
+        );
+        for (i, _case) in plan.cases.iter().enumerate() {
+            for p in outputs(&region) {
+                let file = format!("c{i}_{}.bin", p.name);
+                if is_float_type(&p.elem_type) {
+                    let n = read_f64(&native.join(&file)).unwrap();
+                    let h = read_f64(&hp.as_ref().unwrap().join(&file)).unwrap();
+                    assert!(!n.is_empty());
+                    // The serial fp32 code is itself within the tolerance of the float64 reference.
+                    let tol = Tolerance::for_type(&p.elem_type, 1.0);
+                    assert_eq!(compare_floats(&n, &h, &n, tol), None, "{name} {file}");
+                    // And garbage is not: a changed element is caught.
+                    let mut bad = n.clone();
+                    bad[n.len() / 2] += 1.0 + n[n.len() / 2].abs();
+                    assert!(compare_floats(&n, &h, &bad, tol).is_some(), "{name} {file}");
+                } else {
+                    let v = read_i64(&native.join(&file)).unwrap();
+                    assert!(!v.is_empty(), "{name} {file}");
+                }
+            }
+        }
+        // Deterministic: a second run writes the same bytes.
+        let again = dir.path().join("again");
+        std::fs::create_dir_all(&again).unwrap();
+        std::fs::write(again.join("plan.txt"), &text).unwrap();
+        let st = Command::new(dir.path().join("ref_native"))
+            .arg(".")
+            .current_dir(&again)
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let p = outputs(&region).next().unwrap();
+        let f = format!("c3_{}.bin", p.name);
+        assert_eq!(
+            std::fs::read(native.join(&f)).unwrap(),
+            std::fs::read(again.join(&f)).unwrap(),
+            "{name}: inputs are not reproducible"
+        );
+    }
+}
+
+#[test]
+fn histogram_counts_every_element() {
+    if !have_gxx() {
+        println!("SKIP: g++ not found");
+        return;
+    }
+    // bins starts with seeded values; the loop adds exactly n increments in total.
+    let region = builtin_region("histogram").unwrap();
+    let mut plan = plan_for(&region, 1);
+    plan.timed = plan.cases[0].clone();
+    plan.checked_samples.clear();
+    let text = plan_text(&plan, 1.0);
+    let dir = tempfile::tempdir().unwrap();
+    let mut src = reference_program(&region);
+    // Also dump the bins before the loop, through the same writer.
+    src = src.replacen(
+        "    histogram(A.n, A.nbins, A.data.data(), A.bins.data());",
+        "    co_write(co_prefix + \"_before.bin\", A.bins.data(), A.co_ext_bins);\n    histogram(A.n, A.nbins, A.data.data(), A.bins.data());",
+        1,
+    );
+    assert!(src.contains("_before.bin"), "call site changed shape");
+    std::fs::write(dir.path().join("reference.cpp"), src).unwrap();
+    let out = build_and_run(dir.path(), false, &text);
+    for (i, case) in plan.cases.iter().enumerate() {
+        let before: i64 = read_i64(&out.join(format!("c{i}_before.bin")))
+            .unwrap()
+            .iter()
+            .sum();
+        let after: i64 = read_i64(&out.join(format!("c{i}_bins.bin")))
+            .unwrap()
+            .iter()
+            .sum();
+        assert_eq!(after - before, case.sizes[0].1, "case {i}");
+    }
+}

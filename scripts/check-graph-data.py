@@ -12,7 +12,21 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 CATEGORIES = {"blas", "stencil", "reduction", "histogram", "scan", "sort-search", "sparse", "image",
               "physics", "statistics", "graph", "string"}
 KINDS = {"map", "reduction", "histogram", "stencil", "scan", "sequential"}
-PAREVAL = pathlib.Path(os.environ.get("PAREVAL_DIR", ROOT.parent.parent / "shared/benchmarks/pareval"))
+
+
+def find_pareval():
+    """$PAREVAL_DIR, else the first ancestor of the checkout holding shared/benchmarks/pareval."""
+    env = os.environ.get("PAREVAL_DIR")
+    if env:
+        return pathlib.Path(env)
+    for parent in ROOT.parents:
+        candidate = parent / "shared/benchmarks/pareval"
+        if candidate.is_dir():
+            return candidate
+    return ROOT / "shared/benchmarks/pareval"
+
+
+PAREVAL = find_pareval()
 
 
 def nvcc_path():
@@ -77,7 +91,11 @@ def pareval_problems():
         return None
     names, bodies = set(), set()
     for p in json.loads(f.read_text()):
-        names.add(re.sub(r"^\d+_", "", p["name"]).lower())
+        name = re.sub(r"^\d+_", "", p["name"]).lower().replace("-", "_")
+        names.add(name)
+        kind = p.get("problem_type", "").lower() + "_"
+        if name.startswith(kind):
+            names.add(name[len(kind):])
     outputs = PAREVAL / "results/correct-outputs.json"
     if outputs.exists():
         for v in json.loads(outputs.read_text()):

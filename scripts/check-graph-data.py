@@ -155,8 +155,11 @@ def main():
     else:
         names, bodies = pe
         for tid, t in tasks.items():
-            if tid.lower() in names:
-                problems.append(f"{tid}: id is a ParEval problem name")
+            id_tokens = set(tid.lower().split("_"))
+            for name in names:
+                # every word of a ParEval name inside the id ("xor" in "xor_cipher") counts as its name
+                if set(name.split("_")) <= id_tokens:
+                    problems.append(f"{tid}: id carries the ParEval problem name {name!r}")
             for b in function_bodies(t["region"].get("source", "")):
                 if b in bodies:
                     problems.append(f"{tid}: serial body equals a ParEval reference body")

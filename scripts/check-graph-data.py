@@ -12,7 +12,21 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 CATEGORIES = {"blas", "stencil", "reduction", "histogram", "scan", "sort-search", "sparse", "image",
               "physics", "statistics", "graph", "string"}
 KINDS = {"map", "reduction", "histogram", "stencil", "scan", "sequential"}
-PAREVAL = pathlib.Path(os.environ.get("PAREVAL_DIR", ROOT.parent.parent / "shared/benchmarks/pareval"))
+
+
+def find_pareval():
+    """$PAREVAL_DIR, else the first ancestor of the checkout holding shared/benchmarks/pareval."""
+    env = os.environ.get("PAREVAL_DIR")
+    if env:
+        return pathlib.Path(env)
+    for parent in ROOT.parents:
+        candidate = parent / "shared/benchmarks/pareval"
+        if candidate.is_dir():
+            return candidate
+    return ROOT / "shared/benchmarks/pareval"
+
+
+PAREVAL = find_pareval()
 
 
 def nvcc_path():
@@ -77,7 +91,11 @@ def pareval_problems():
         return None
     names, bodies = set(), set()
     for p in json.loads(f.read_text()):
-        names.add(re.sub(r"^\d+_", "", p["name"]).lower())
+        name = re.sub(r"^\d+_", "", p["name"]).lower().replace("-", "_")
+        names.add(name)
+        kind = p.get("problem_type", "").lower() + "_"
+        if name.startswith(kind):
+            names.add(name[len(kind):])
     outputs = PAREVAL / "results/correct-outputs.json"
     if outputs.exists():
         for v in json.loads(outputs.read_text()):
@@ -137,8 +155,11 @@ def main():
     else:
         names, bodies = pe
         for tid, t in tasks.items():
-            if tid.lower() in names:
-                problems.append(f"{tid}: id is a ParEval problem name")
+            id_tokens = set(tid.lower().split("_"))
+            for name in names:
+                # every word of a ParEval name inside the id ("xor" in "xor_cipher") counts as its name
+                if set(name.split("_")) <= id_tokens:
+                    problems.append(f"{tid}: id carries the ParEval problem name {name!r}")
             for b in function_bodies(t["region"].get("source", "")):
                 if b in bodies:
                     problems.append(f"{tid}: serial body equals a ParEval reference body")

@@ -1,5 +1,6 @@
 //! `cuda-offload graph`: build the reasoning graph from the trajectories and inspect it.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -338,6 +339,7 @@ fn report_build(report: &BuildReport, json: bool) -> anyhow::Result<()> {
     if json {
         println!("{}", serde_json::to_string_pretty(report)?);
     }
+    let mut not_measured = 0;
     for s in &report.stopped {
         let why = match &s.reason {
             StopReason::UnknownTask => "no such task under graph-data/tasks".to_string(),
@@ -346,11 +348,13 @@ fn report_build(report: &BuildReport, json: bool) -> anyhow::Result<()> {
                     "technique `{technique}` matches no technique of techniques.toml (add an alias)"
                 )
             }
-            StopReason::NotMeasured => {
-                "not verified on the GPU yet (--include-unverified merges it)".into()
-            }
             StopReason::MeasuredIncorrect => {
                 "failed verification (measured.correct == false)".into()
+            }
+            StopReason::NotMeasured => {
+                // One summary line instead of one per trajectory: before verification that is all of them.
+                not_measured += 1;
+                continue;
             }
         };
         eprintln!(
@@ -362,14 +366,24 @@ fn report_build(report: &BuildReport, json: bool) -> anyhow::Result<()> {
             s.steps_left_out
         );
     }
+    if not_measured > 0 {
+        eprintln!(
+            "{not_measured} trajectorie(s) stop at a step not verified on the GPU yet; \
+             --include-unverified merges such steps as unverified examples"
+        );
+    }
     for (name, count) in report.unmatched() {
         eprintln!("unmatched technique name: `{name}` ({count}×)");
     }
+    let mut fuzzy: BTreeMap<(&str, &str), (f64, usize)> = BTreeMap::new();
     for f in &report.fuzzy {
-        eprintln!(
-            "relabelled by similarity {:.2}: `{}` → {}",
-            f.score, f.technique, f.relabelled_to
-        );
+        let entry = fuzzy
+            .entry((f.technique.as_str(), f.relabelled_to.as_str()))
+            .or_insert((f.score, 0));
+        entry.1 += 1;
+    }
+    for ((name, to), (score, count)) in fuzzy {
+        eprintln!("relabelled by similarity {score:.2}: `{name}` → {to} ({count}×)");
     }
     Ok(())
 }

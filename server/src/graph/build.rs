@@ -147,7 +147,9 @@ fn merge_one(
             Ok(verified) => verified,
             Err(reason) => return stop(report, k, reason),
         };
-        let Some(relabel) = vocab.relabel(&step.technique) else {
+        // `init` is the serial code, never a step: a step named like it is as unplaceable as an
+        // unknown name.
+        let Some(relabel) = vocab.relabel(&step.technique).filter(|r| r.index != 0) else {
             let technique = step.technique.clone();
             return stop(report, k, StopReason::UnmatchedTechnique { technique });
         };
@@ -466,6 +468,10 @@ atol = 0.0
                     step("quantum annealing", "a2", &ok(3.0)),
                 ],
             ),
+            line(
+                "b",
+                &[step("naive", "b1", &ok(2.0)), step("init", "b2", &ok(3.0))],
+            ),
         ]
         .join("\n");
         let (g, report) = build_text(&text, BuildOptions::default());
@@ -473,8 +479,9 @@ atol = 0.0
         assert_eq!(report.stopped[0].reason, StopReason::UnknownTask);
         assert_eq!(
             report.unmatched().into_iter().collect::<Vec<_>>(),
-            [("quantum annealing", 1)]
+            [("init", 1), ("quantum annealing", 1)]
         );
+        assert!(g.node("init").is_some() && g.edge("naive", "init").is_none());
     }
 
     #[test]

@@ -73,7 +73,11 @@ where
 
 #[tokio::test]
 async fn nothing_listening_is_server_down_with_a_hint() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     for (kind, url) in [
         (BackendKind::Openai, format!("http://127.0.0.1:{port}/v1")),
         (BackendKind::Ollama, format!("http://127.0.0.1:{port}")),
@@ -108,7 +112,11 @@ async fn a_stalled_server_hits_the_first_token_timeout() {
 async fn a_stream_that_stalls_after_the_first_token_hits_the_total_timeout() {
     let server = serve(|_req, mut stream| async move {
         start_sse(&mut stream).await;
-        send_event(&mut stream, r#"{"choices":[{"delta":{"content":"__global__"},"finish_reason":null}]}"#).await;
+        send_event(
+            &mut stream,
+            r#"{"choices":[{"delta":{"content":"__global__"},"finish_reason":null}]}"#,
+        )
+        .await;
         tokio::time::sleep(Duration::from_secs(60)).await;
     })
     .await;
@@ -122,14 +130,24 @@ async fn a_dropped_connection_is_retried_then_reported() {
     let server = serve(|_req, stream| async move { drop(stream) }).await;
     let (err, took) = call(&openai(&server)).await;
     assert!(matches!(err, LlmError::ServerDown { .. }), "{err}");
-    assert_eq!(server.hits(), 3, "connection errors are retried (3 attempts)");
+    assert_eq!(
+        server.hits(),
+        3,
+        "connection errors are retried (3 attempts)"
+    );
     assert!(took < Duration::from_secs(5), "{took:?}");
 }
 
 #[tokio::test]
 async fn http_500_is_reported_once_with_its_body() {
     let server = serve(|_req, stream| async move {
-        respond(stream, 500, "application/json", br#"{"error":{"message":"boom"}}"#).await
+        respond(
+            stream,
+            500,
+            "application/json",
+            br#"{"error":{"message":"boom"}}"#,
+        )
+        .await
     })
     .await;
     let (err, _) = call(&openai(&server)).await;
@@ -166,7 +184,11 @@ async fn garbage_is_reported_as_garbage() {
 async fn a_truncated_stream_is_reported_as_truncated() {
     let server = serve(|_req, mut stream| async move {
         start_sse(&mut stream).await;
-        send_event(&mut stream, r#"{"choices":[{"delta":{"content":"__global__ void k("},"finish_reason":null}]}"#).await;
+        send_event(
+            &mut stream,
+            r#"{"choices":[{"delta":{"content":"__global__ void k("},"finish_reason":null}]}"#,
+        )
+        .await;
         let _ = stream.write_all(b"data: {\"choices\":[{\"del").await;
         let _ = stream.shutdown().await;
     })
@@ -200,7 +222,8 @@ async fn cancellation_and_deadline_stop_a_stalled_call() {
     assert!(matches!(err, LlmError::Cancelled), "{err}");
     assert!(started.elapsed() < Duration::from_secs(2));
 
-    let control = CallControl::with_deadline(tokio::time::Instant::now() + Duration::from_millis(300));
+    let control =
+        CallControl::with_deadline(tokio::time::Instant::now() + Duration::from_millis(300));
     let err = model.chat(&request(), &control).await.unwrap_err();
     assert!(matches!(err, LlmError::DeadlineExceeded), "{err}");
 }
@@ -208,19 +231,34 @@ async fn cancellation_and_deadline_stop_a_stalled_call() {
 #[tokio::test]
 async fn ollama_without_the_model_says_ollama_pull() {
     let server = serve(|_req, stream| async move {
-        respond(stream, 200, "application/json", br#"{"models":[{"name":"llama3:latest","modified_at":"","size":0}]}"#).await
+        respond(
+            stream,
+            200,
+            "application/json",
+            br#"{"models":[{"name":"llama3:latest","modified_at":"","size":0}]}"#,
+        )
+        .await
     })
     .await;
     let (err, _) = call(&ollama(&server)).await;
     assert!(matches!(err, LlmError::ModelMissing { .. }), "{err}");
     let text = err.to_string();
-    assert!(text.contains("ollama pull m:latest") && text.contains("llama3:latest"), "{text}");
+    assert!(
+        text.contains("ollama pull m:latest") && text.contains("llama3:latest"),
+        "{text}"
+    );
 }
 
 #[tokio::test]
 async fn ollama_faults_map_to_the_same_errors() {
     let server = ollama_with(|stream| async move {
-        respond(stream, 500, "application/json", br#"{"error":"out of memory"}"#).await
+        respond(
+            stream,
+            500,
+            "application/json",
+            br#"{"error":"out of memory"}"#,
+        )
+        .await
     })
     .await;
     let (err, _) = call(&ollama(&server)).await;
@@ -253,4 +291,45 @@ async fn ollama_faults_map_to_the_same_errors() {
     let server = ollama_with(|stream| async move { drop(stream) }).await;
     let (err, _) = call(&ollama(&server)).await;
     assert!(matches!(err, LlmError::ServerDown { .. }), "{err}");
+}
+
+#[tokio::test]
+async fn the_api_key_is_sent_as_a_bearer_token_and_the_request_carries_the_settings() {
+    let server = serve(|req, mut stream| async move {
+        let body = req.json();
+        let settings_ok = body["model"] == "m"
+            && body["stream"] == true
+            && body["temperature"] == 0.0
+            && body["seed"] == 0
+            && body["max_tokens"] == 1024
+            && body["messages"][0]["role"] == "user";
+        if req.header("authorization") != Some("Bearer sk-test") || !settings_ok {
+            respond(stream, 401, "application/json", body.to_string().as_bytes()).await;
+            return;
+        }
+        start_sse(&mut stream).await;
+        send_event(
+            &mut stream,
+            r#"{"choices":[{"delta":{"content":"ok"},"finish_reason":"stop"}]}"#,
+        )
+        .await;
+        send_event(&mut stream, "[DONE]").await;
+    })
+    .await;
+    let mut c = BackendConfig::new(BackendKind::Openai, format!("{}/v1/", server.url()), "m");
+    c.api_key = Some("sk-test".into());
+    c.timeouts = fast();
+    let answer = connect(&c)
+        .unwrap()
+        .chat(&request(), &CallControl::default())
+        .await
+        .unwrap();
+    assert_eq!(answer.text, "ok");
+    // No usage record: one token per content event.
+    assert_eq!(answer.completion_tokens, 1);
+
+    let mut c = BackendConfig::new(BackendKind::Openai, format!("{}/v1", server.url()), "m");
+    c.timeouts = fast();
+    let (err, _) = call(&connect(&c).unwrap()).await;
+    assert!(matches!(err, LlmError::Http { status: 401, .. }), "{err}");
 }

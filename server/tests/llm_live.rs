@@ -24,13 +24,21 @@ fn short_request() -> ChatRequest {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn both_backends_answer_from_the_real_model() {
-    let Some(llama) = tokio::task::spawn_blocking(support::llama::start).await.unwrap() else {
+    let Some(llama) = tokio::task::spawn_blocking(support::llama::start)
+        .await
+        .unwrap()
+    else {
         return;
     };
     let request = short_request();
     let control = CallControl::default();
 
-    let openai = connect(&BackendConfig::new(BackendKind::Openai, llama.v1(), support::MODEL)).unwrap();
+    let openai = connect(&BackendConfig::new(
+        BackendKind::Openai,
+        llama.v1(),
+        support::MODEL,
+    ))
+    .unwrap();
     let started = std::time::Instant::now();
     let a = openai.chat(&request, &control).await.unwrap();
     eprintln!(
@@ -50,7 +58,10 @@ async fn both_backends_answer_from_the_real_model() {
     config.keep_alive = Duration::from_secs(600);
     let ollama = connect(&config).unwrap();
     let b = ollama.chat(&request, &control).await.unwrap();
-    eprintln!("ollama: {} + {} tokens: {:?}", b.prompt_tokens, b.completion_tokens, b.text);
+    eprintln!(
+        "ollama: {} + {} tokens: {:?}",
+        b.prompt_tokens, b.completion_tokens, b.text
+    );
     assert!(b.text.contains("__global__"), "{}", b.text);
     assert!(b.prompt_tokens > 10 && b.completion_tokens > 0);
     // Same model, same seed, temperature 0: the same answer by either protocol.
@@ -65,8 +76,16 @@ async fn both_backends_answer_from_the_real_model() {
     assert_eq!(chats[1]["keep_alive"], "600s");
 
     // A model the server lacks is named, with the command that fixes it.
-    let missing = connect(&BackendConfig::new(BackendKind::Ollama, adapter.server.url(), "qwen2.5-coder:7b")).unwrap();
+    let missing = connect(&BackendConfig::new(
+        BackendKind::Ollama,
+        adapter.server.url(),
+        "qwen2.5-coder:7b",
+    ))
+    .unwrap();
     let err = missing.chat(&request, &control).await.unwrap_err();
     assert!(matches!(err, LlmError::ModelMissing { .. }), "{err}");
-    assert!(err.to_string().contains("ollama pull qwen2.5-coder:7b"), "{err}");
+    assert!(
+        err.to_string().contains("ollama pull qwen2.5-coder:7b"),
+        "{err}"
+    );
 }

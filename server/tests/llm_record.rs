@@ -12,7 +12,10 @@ use cuda_offload::llm::{BackendConfig, BackendKind, CallControl, ChatModel, open
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "re-records the committed cassette from a real llama-server"]
 async fn record_cassette() {
-    let Some(llama) = tokio::task::spawn_blocking(support::llama::start).await.unwrap() else {
+    let Some(llama) = tokio::task::spawn_blocking(support::llama::start)
+        .await
+        .unwrap()
+    else {
         return;
     };
     let path = support::cassette_path();
@@ -20,13 +23,21 @@ async fn record_cassette() {
         let _ = std::fs::remove_file(&path);
     }
     let real: Arc<dyn ChatModel> = Arc::new(
-        OpenAiChat::new(&BackendConfig::new(BackendKind::Openai, llama.v1(), support::MODEL)).unwrap(),
+        OpenAiChat::new(&BackendConfig::new(
+            BackendKind::Openai,
+            llama.v1(),
+            support::MODEL,
+        ))
+        .unwrap(),
     );
     let recorder = Recorder::create(real, &path, &llama.build_info()).unwrap();
     let requests = support::fixtures::recorded_requests();
     for (name, request) in &requests {
         let started = std::time::Instant::now();
-        let r = recorder.chat(request, &CallControl::default()).await.unwrap();
+        let r = recorder
+            .chat(request, &CallControl::default())
+            .await
+            .unwrap();
         eprintln!(
             "{name}: {} prompt + {} completion tokens, {:?}, {:.1}s",
             r.prompt_tokens,
@@ -35,17 +46,29 @@ async fn record_cassette() {
             started.elapsed().as_secs_f64()
         );
     }
-    let mut keys: Vec<String> = requests.iter().map(|(_, r)| request_key(support::MODEL, r)).collect();
+    let mut keys: Vec<String> = requests
+        .iter()
+        .map(|(_, r)| request_key(support::MODEL, r))
+        .collect();
     for region in [support::fixtures::saxpy(), support::fixtures::histogram()] {
-        let steps = support::fixtures::answer_repair_chain(&recorder, &region).await.unwrap();
+        let steps = support::fixtures::answer_repair_chain(&recorder, &region)
+            .await
+            .unwrap();
         for (i, s) in steps.iter().enumerate() {
-            eprintln!("{} chain step {i}: {:?}", region.name, s.parsed.as_ref().map(|e| e.merged));
+            eprintln!(
+                "{} chain step {i}: {:?}",
+                region.name,
+                s.parsed.as_ref().map(|e| e.merged)
+            );
             keys.push(request_key(support::MODEL, &s.request));
         }
     }
     // Every call is in the cassette (a repeated prompt is recorded once).
     let cassette = Cassette::load(&path).unwrap();
     for key in keys {
-        assert!(cassette.entries.iter().any(|e| e.key == key), "{key} not recorded");
+        assert!(
+            cassette.entries.iter().any(|e| e.key == key),
+            "{key} not recorded"
+        );
     }
 }

@@ -9,7 +9,9 @@ use std::sync::Arc;
 use cuda_offload::cli::config::{Settings, SettingsLayer};
 use cuda_offload::llm::answer::{AnswerError, extract_kernel};
 use cuda_offload::llm::replay::{Cassette, Recorder, Replay, request_key};
-use cuda_offload::llm::{BackendKind, CallControl, ChatModel, ChatRequest, LlmError, Message, connect};
+use cuda_offload::llm::{
+    BackendKind, CallControl, ChatModel, ChatRequest, LlmError, Message, connect,
+};
 use support::fixtures::{answer_repair_chain, histogram, recorded_requests, saxpy};
 
 fn replay() -> Replay {
@@ -20,7 +22,11 @@ fn replay() -> Replay {
 fn the_cassette_names_model_server_and_date() {
     let cassette = Cassette::load(&support::cassette_path()).unwrap();
     assert_eq!(cassette.header.model, support::MODEL);
-    assert!(cassette.header.server.starts_with("llama.cpp"), "{}", cassette.header.server);
+    assert!(
+        cassette.header.server.starts_with("llama.cpp"),
+        "{}",
+        cassette.header.server
+    );
     assert_eq!(cassette.header.date.len(), "2026-12-02".len());
 }
 
@@ -33,7 +39,10 @@ async fn every_recorded_prompt_still_has_its_recorded_key() {
             .await
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(!answer.text.is_empty(), "{name}");
-        assert!(answer.prompt_tokens > 0 && answer.completion_tokens > 0, "{name}");
+        assert!(
+            answer.prompt_tokens > 0 && answer.completion_tokens > 0,
+            "{name}"
+        );
     }
 }
 
@@ -41,11 +50,17 @@ async fn every_recorded_prompt_still_has_its_recorded_key() {
 async fn a_miss_names_the_key_and_the_cassette() {
     let model = replay();
     let request = ChatRequest::new(vec![Message::user("never recorded")]);
-    let err = model.chat(&request, &CallControl::default()).await.unwrap_err();
+    let err = model
+        .chat(&request, &CallControl::default())
+        .await
+        .unwrap_err();
     let key = request_key(support::MODEL, &request);
     assert!(matches!(err, LlmError::CassetteMiss { .. }), "{err}");
     let text = err.to_string();
-    assert!(text.contains(&key) && text.contains("qwen2.5-coder-0.5b.jsonl"), "{text}");
+    assert!(
+        text.contains(&key) && text.contains("qwen2.5-coder-0.5b.jsonl"),
+        "{text}"
+    );
 }
 
 #[tokio::test]
@@ -62,7 +77,10 @@ async fn replay_is_reached_through_the_settings() {
     let model = connect(&settings.backend_config()).unwrap();
     let (_, request) = recorded_requests().into_iter().next().unwrap();
     let direct = replay().lookup(&request).unwrap();
-    assert_eq!(model.chat(&request, &CallControl::default()).await.unwrap(), direct);
+    assert_eq!(
+        model.chat(&request, &CallControl::default()).await.unwrap(),
+        direct
+    );
 }
 
 #[tokio::test]
@@ -70,18 +88,33 @@ async fn recording_round_trips() {
     let dir = tempfile::tempdir().unwrap();
     let copy = dir.path().join("copy.jsonl");
     let source: Arc<dyn ChatModel> = Arc::new(replay());
-    let recorder = Recorder::create(source.clone(), &copy, "replay of the committed cassette").unwrap();
+    let recorder =
+        Recorder::create(source.clone(), &copy, "replay of the committed cassette").unwrap();
     for (_, request) in recorded_requests() {
-        recorder.chat(&request, &CallControl::default()).await.unwrap();
+        recorder
+            .chat(&request, &CallControl::default())
+            .await
+            .unwrap();
     }
     let again = Replay::open(&copy).unwrap();
     assert_eq!(again.model(), support::MODEL);
     for (name, request) in recorded_requests() {
-        assert_eq!(again.lookup(&request).unwrap(), source.chat(&request, &CallControl::default()).await.unwrap(), "{name}");
+        assert_eq!(
+            again.lookup(&request).unwrap(),
+            source
+                .chat(&request, &CallControl::default())
+                .await
+                .unwrap(),
+            "{name}"
+        );
     }
     // Appending to a cassette of another model is refused.
     let other = Arc::new(again);
-    std::fs::write(dir.path().join("x.jsonl"), "{\"cassette\":1,\"model\":\"other\",\"server\":\"s\",\"date\":\"d\"}\n").unwrap();
+    std::fs::write(
+        dir.path().join("x.jsonl"),
+        "{\"cassette\":1,\"model\":\"other\",\"server\":\"s\",\"date\":\"d\"}\n",
+    )
+    .unwrap();
     assert!(Recorder::create(other, &dir.path().join("x.jsonl"), "s").is_err());
 }
 
@@ -113,21 +146,39 @@ fn expected(name: &str) -> Parsed {
 async fn recorded_answers_parse_as_expected() {
     let model = replay();
     for (name, request) in recorded_requests() {
-        let entry = if name.contains("saxpy") { "saxpy_gpu" } else { "histogram_gpu" };
+        let entry = if name.contains("saxpy") {
+            "saxpy_gpu"
+        } else {
+            "histogram_gpu"
+        };
         let text = model.lookup(&request).unwrap().text;
         let parsed = extract_kernel(&text, entry);
         match (expected(name), parsed) {
             (Parsed::Kernel(blocks, merged, dropped_main, names), Ok(k)) => {
-                assert_eq!((k.blocks, k.merged, k.dropped_main), (blocks, merged, dropped_main), "{name}");
+                assert_eq!(
+                    (k.blocks, k.merged, k.dropped_main),
+                    (blocks, merged, dropped_main),
+                    "{name}"
+                );
                 for n in names {
-                    assert!(k.code.contains(&format!("{n}(")), "{name}: {n} missing from\n{}", k.code);
+                    assert!(
+                        k.code.contains(&format!("{n}(")),
+                        "{name}: {n} missing from\n{}",
+                        k.code
+                    );
                 }
                 assert!(!k.code.contains("```"), "{name}");
                 assert!(!k.code.contains("int main("), "{name}");
             }
-            (Parsed::EntryIsKernel, Err(AnswerError::EntryIsKernel { entry: e })) => assert_eq!(e, entry),
+            (Parsed::EntryIsKernel, Err(AnswerError::EntryIsKernel { entry: e })) => {
+                assert_eq!(e, entry)
+            }
             (Parsed::Missing(names), Err(AnswerError::MissingEntryPoint { found, .. })) => {
-                assert_eq!(found, names.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "{name}");
+                assert_eq!(
+                    found,
+                    names.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                    "{name}"
+                );
             }
             (want, got) => panic!("{name}: expected {want:?}, got {got:?}\n--- answer ---\n{text}"),
         }
@@ -153,7 +204,11 @@ async fn a_recorded_repair_chain_replays_exactly() {
         }
         // The repair prompts carry the parser's complaint back to the model.
         if let Err(e) = &first[0].parsed {
-            assert!(first[1].request.messages[1].content.contains(&e.to_string()));
+            assert!(
+                first[1].request.messages[1]
+                    .content
+                    .contains(&e.to_string())
+            );
         }
     }
 }

@@ -147,7 +147,17 @@ impl Settings {
             // A URL set for the other protocol is wrong for this one.
             self.url = None;
         }
-        take!(backend, model, temperature, seed, max_tokens, num_ctx, budget, strategy, record);
+        take!(
+            backend,
+            model,
+            temperature,
+            seed,
+            max_tokens,
+            num_ctx,
+            budget,
+            strategy,
+            record
+        );
         take!(connect_timeout_s, first_token_timeout_s, total_timeout_s);
         take_optional!(url, api_key, nvcc, gpu_arch, cassette);
     }
@@ -436,7 +446,10 @@ mod tests {
             "backend = \"openai\"\nurl = \"http://gpu-box:8080/v1\"\nmodel = \"from-file\"\nseed = 3\nbudget = 8\ncassette = \"tapes/a.jsonl\"\n",
         )
         .unwrap();
-        let env = env_of(&[("CUDA_OFFLOAD_MODEL", "from-env"), ("CUDA_OFFLOAD_SEED", "5")]);
+        let env = env_of(&[
+            ("CUDA_OFFLOAD_MODEL", "from-env"),
+            ("CUDA_OFFLOAD_SEED", "5"),
+        ]);
         let flags = SettingsArgs {
             seed: Some(9),
             strategy: Some(Strategy::Cot),
@@ -478,7 +491,10 @@ mod tests {
         let e = Settings::load(dir.path(), env_of(&[]), &SettingsLayer::default())
             .unwrap_err()
             .to_string();
-        assert!(e.contains("cuda-offload.toml") && e.contains("modle"), "{e}");
+        assert!(
+            e.contains("cuda-offload.toml") && e.contains("modle"),
+            "{e}"
+        );
 
         std::fs::write(&path, "temperature = \"hot\"\n").unwrap();
         let e = Settings::load(dir.path(), env_of(&[]), &SettingsLayer::default())
@@ -494,7 +510,10 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert!(e.contains("CUDA_OFFLOAD_BACKEND") && e.contains("ollama, openai, replay"), "{e}");
+        assert!(
+            e.contains("CUDA_OFFLOAD_BACKEND") && e.contains("ollama, openai, replay"),
+            "{e}"
+        );
 
         let e = Settings::load(
             dir.path(),
@@ -517,8 +536,10 @@ mod tests {
 
     #[test]
     fn settings_round_trip_through_toml_for_the_editor() {
-        let mut s = Settings::default();
-        s.gpu_arch = Some("sm_90".into());
+        let mut s = Settings {
+            gpu_arch: Some("sm_90".into()),
+            ..Settings::default()
+        };
         let text = toml::to_string(&s).unwrap();
         let back: Settings = toml::from_str(&text).unwrap();
         assert_eq!(back, s);

@@ -1,11 +1,20 @@
 //! The saxpy and histogram regions of test-workspaces/, written by hand as analysis would outline
 //! them, and the prompts the cassettes were recorded for.
 
-use cuda_offload::analysis::{Access, InputSpec, LoopKind, OffloadRegion, RegionParam, WorkEstimate};
+use cuda_offload::analysis::{
+    Access, InputSpec, LoopKind, OffloadRegion, RegionParam, WorkEstimate,
+};
 use cuda_offload::llm::prompt::{Baseline, Failure, Repair, TechniqueExample, TechniqueStep};
 use cuda_offload::llm::{ChatRequest, Message, prompt};
 
-fn param(name: &str, ty: &str, array: bool, access: Access, extent: Option<&str>, size: bool) -> RegionParam {
+fn param(
+    name: &str,
+    ty: &str,
+    array: bool,
+    access: Access,
+    extent: Option<&str>,
+    size: bool,
+) -> RegionParam {
     RegionParam {
         name: name.into(),
         elem_type: ty.into(),
@@ -38,7 +47,11 @@ pub fn saxpy() -> OffloadRegion {
 
 pub fn histogram() -> OffloadRegion {
     let mut data = param("data", "int", true, Access::Read, Some("n"), false);
-    data.input = Some(InputSpec { min: Some("0".into()), max: Some("nbins-1".into()), ..InputSpec::default() });
+    data.input = Some(InputSpec {
+        min: Some("0".into()),
+        max: Some("nbins-1".into()),
+        ..InputSpec::default()
+    });
     OffloadRegion {
         name: "histogram".into(),
         params: vec![
@@ -186,7 +199,8 @@ pub fn recorded_requests() -> Vec<(&'static str, ChatRequest)> {
 pub struct ChainStep {
     pub request: ChatRequest,
     pub response: cuda_offload::llm::ChatResponse,
-    pub parsed: Result<cuda_offload::llm::answer::Extracted, cuda_offload::llm::answer::AnswerError>,
+    pub parsed:
+        Result<cuda_offload::llm::answer::Extracted, cuda_offload::llm::answer::AnswerError>,
 }
 
 /// A miniature search: the standard prompt, then up to two repairs fed the parser's complaint.
@@ -217,7 +231,11 @@ pub async fn answer_repair_chain(
                 MAX_TOKENS,
             )),
         };
-        steps.push(ChainStep { request, response, parsed });
+        steps.push(ChainStep {
+            request,
+            response,
+            parsed,
+        });
         match next {
             Some(r) => request = r,
             None => break,

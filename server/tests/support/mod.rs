@@ -13,7 +13,8 @@ pub const MODEL: &str = "qwen2.5-coder-0.5b-instruct-q4_k_m";
 
 /// The committed cassette of real answers of [`MODEL`].
 pub fn cassette_path() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cassettes/qwen2.5-coder-0.5b.jsonl")
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/cassettes/qwen2.5-coder-0.5b.jsonl")
 }
 
 /// A test that cannot run here says so, and does not count as passed where live tests are required.

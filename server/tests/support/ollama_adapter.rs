@@ -19,10 +19,21 @@ pub async fn start(llama_v1: String, models: Vec<String>) -> Adapter {
     let seen = chats.clone();
     let client = reqwest::Client::new();
     let server = serve(move |req: Request, stream| {
-        let (client, llama_v1, models, seen) = (client.clone(), llama_v1.clone(), models.clone(), seen.clone());
+        let (client, llama_v1, models, seen) = (
+            client.clone(),
+            llama_v1.clone(),
+            models.clone(),
+            seen.clone(),
+        );
         async move {
             let (status, body) = route(&client, &llama_v1, &models, &seen, req).await;
-            respond(stream, status, "application/json", body.to_string().as_bytes()).await;
+            respond(
+                stream,
+                status,
+                "application/json",
+                body.to_string().as_bytes(),
+            )
+            .await;
         }
     })
     .await;
@@ -46,7 +57,10 @@ async fn route(
         ("POST", "/api/show") => {
             let name = req.json()["name"].as_str().unwrap_or_default().to_string();
             if models.contains(&name) {
-                (200, json!({"modelfile": "", "parameters": "", "template": "", "model_info": {}, "capabilities": ["completion"]}))
+                (
+                    200,
+                    json!({"modelfile": "", "parameters": "", "template": "", "model_info": {}, "capabilities": ["completion"]}),
+                )
             } else {
                 (404, json!({"error": format!("model '{name}' not found")}))
             }
@@ -71,10 +85,13 @@ async fn chat(
     let messages = body["messages"].as_array().cloned().unwrap_or_default();
     if messages.is_empty() {
         // Ollama's answer to a load request.
-        return (200, json!({
-            "model": model, "created_at": "2026-12-02T00:00:00Z",
-            "message": {"role": "assistant", "content": ""}, "done_reason": "load", "done": true
-        }));
+        return (
+            200,
+            json!({
+                "model": model, "created_at": "2026-12-02T00:00:00Z",
+                "message": {"role": "assistant", "content": ""}, "done_reason": "load", "done": true
+            }),
+        );
     }
     let options = &body["options"];
     let forwarded = json!({
@@ -84,7 +101,12 @@ async fn chat(
         "max_tokens": options["num_predict"],
         "stream": false,
     });
-    let resp = match client.post(format!("{llama_v1}/chat/completions")).json(&forwarded).send().await {
+    let resp = match client
+        .post(format!("{llama_v1}/chat/completions"))
+        .json(&forwarded)
+        .send()
+        .await
+    {
         Ok(r) => r,
         Err(e) => return (502, json!({"error": e.to_string()})),
     };
@@ -94,14 +116,17 @@ async fn chat(
         return (status, json!({"error": answer.to_string()}));
     }
     let choice = &answer["choices"][0];
-    (200, json!({
-        "model": model,
-        "created_at": "2026-12-02T00:00:00Z",
-        "message": {"role": "assistant", "content": choice["message"]["content"]},
-        "done_reason": choice["finish_reason"],
-        "done": true,
-        "total_duration": 0, "load_duration": 0,
-        "prompt_eval_count": answer["usage"]["prompt_tokens"], "prompt_eval_duration": 0,
-        "eval_count": answer["usage"]["completion_tokens"], "eval_duration": 0
-    }))
+    (
+        200,
+        json!({
+            "model": model,
+            "created_at": "2026-12-02T00:00:00Z",
+            "message": {"role": "assistant", "content": choice["message"]["content"]},
+            "done_reason": choice["finish_reason"],
+            "done": true,
+            "total_duration": 0, "load_duration": 0,
+            "prompt_eval_count": answer["usage"]["prompt_tokens"], "prompt_eval_duration": 0,
+            "eval_count": answer["usage"]["completion_tokens"], "eval_duration": 0
+        }),
+    )
 }

@@ -22,14 +22,10 @@ async fn record_cassette() {
     if std::env::var("CUDA_OFFLOAD_RERECORD").as_deref() == Ok("1") {
         let _ = std::fs::remove_file(&path);
     }
-    let real: Arc<dyn ChatModel> = Arc::new(
-        OpenAiChat::new(&BackendConfig::new(
-            BackendKind::Openai,
-            llama.v1(),
-            support::MODEL,
-        ))
-        .unwrap(),
-    );
+    let mut config = BackendConfig::new(BackendKind::Openai, llama.v1(), support::MODEL);
+    // Two cores shared with compilers: generation can drop below 1 token/s.
+    config.timeouts.total = std::time::Duration::from_secs(1800);
+    let real: Arc<dyn ChatModel> = Arc::new(OpenAiChat::new(&config).unwrap());
     let recorder = Recorder::create(real, &path, &llama.build_info()).unwrap();
     let requests = support::fixtures::recorded_requests();
     for (name, request) in &requests {

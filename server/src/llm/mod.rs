@@ -138,7 +138,11 @@ mod tests {
         config.record = true;
         config.cassette = Some(dir.path().join("new.jsonl"));
         let model = connect(&config).unwrap();
-        assert!(model.describe().starts_with("recording openai"), "{}", model.describe());
+        assert!(
+            model.describe().starts_with("recording openai"),
+            "{}",
+            model.describe()
+        );
         // The header is written at once, naming the wrapped backend.
         let cassette = replay::Cassette::load(&dir.path().join("new.jsonl")).unwrap();
         assert_eq!(cassette.header.model, "m");

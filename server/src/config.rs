@@ -523,8 +523,10 @@ mod tests {
 
     #[test]
     fn settings_round_trip_through_toml_for_the_editor() {
-        let mut s = Settings::default();
-        s.gpu_arch = Some("sm_90".into());
+        let mut s = Settings {
+            gpu_arch: Some("sm_90".into()),
+            ..Settings::default()
+        };
         let text = toml::to_string(&s).unwrap();
         let back: Settings = toml::from_str(&text).unwrap();
         assert_eq!(back, s);

@@ -292,3 +292,44 @@ async fn ollama_faults_map_to_the_same_errors() {
     let (err, _) = call(&ollama(&server)).await;
     assert!(matches!(err, LlmError::ServerDown { .. }), "{err}");
 }
+
+#[tokio::test]
+async fn the_api_key_is_sent_as_a_bearer_token_and_the_request_carries_the_settings() {
+    let server = serve(|req, mut stream| async move {
+        let body = req.json();
+        let settings_ok = body["model"] == "m"
+            && body["stream"] == true
+            && body["temperature"] == 0.0
+            && body["seed"] == 0
+            && body["max_tokens"] == 1024
+            && body["messages"][0]["role"] == "user";
+        if req.header("authorization") != Some("Bearer sk-test") || !settings_ok {
+            respond(stream, 401, "application/json", body.to_string().as_bytes()).await;
+            return;
+        }
+        start_sse(&mut stream).await;
+        send_event(
+            &mut stream,
+            r#"{"choices":[{"delta":{"content":"ok"},"finish_reason":"stop"}]}"#,
+        )
+        .await;
+        send_event(&mut stream, "[DONE]").await;
+    })
+    .await;
+    let mut c = BackendConfig::new(BackendKind::Openai, format!("{}/v1/", server.url()), "m");
+    c.api_key = Some("sk-test".into());
+    c.timeouts = fast();
+    let answer = connect(&c)
+        .unwrap()
+        .chat(&request(), &CallControl::default())
+        .await
+        .unwrap();
+    assert_eq!(answer.text, "ok");
+    // No usage record: one token per content event.
+    assert_eq!(answer.completion_tokens, 1);
+
+    let mut c = BackendConfig::new(BackendKind::Openai, format!("{}/v1", server.url()), "m");
+    c.timeouts = fast();
+    let (err, _) = call(&connect(&c).unwrap()).await;
+    assert!(matches!(err, LlmError::Http { status: 401, .. }), "{err}");
+}

@@ -22,14 +22,10 @@ async fn record_cassette() {
     if std::env::var("CUDA_OFFLOAD_RERECORD").as_deref() == Ok("1") {
         let _ = std::fs::remove_file(&path);
     }
-    let real: Arc<dyn ChatModel> = Arc::new(
-        OpenAiChat::new(&BackendConfig::new(
-            BackendKind::Openai,
-            llama.v1(),
-            support::MODEL,
-        ))
-        .unwrap(),
-    );
+    let mut config = BackendConfig::new(BackendKind::Openai, llama.v1(), support::MODEL);
+    // Two cores shared with compilers: generation can drop below 1 token/s.
+    config.timeouts.total = std::time::Duration::from_secs(1800);
+    let real: Arc<dyn ChatModel> = Arc::new(OpenAiChat::new(&config).unwrap());
     let recorder = Recorder::create(real, &path, &llama.build_info()).unwrap();
     let requests = support::fixtures::recorded_requests();
     for (name, request) in &requests {
@@ -71,4 +67,37 @@ async fn record_cassette() {
             "{key} not recorded"
         );
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "records tests/cassettes/qwen2.5-coder-1.5b.jsonl from a real llama-server"]
+async fn record_cassette_1_5b() {
+    let Some(llama) = tokio::task::spawn_blocking(|| {
+        support::llama::start_model("qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
+    })
+    .await
+    .unwrap() else {
+        return;
+    };
+    let path = support::cassette_1_5b_path();
+    let mut config = BackendConfig::new(BackendKind::Openai, llama.v1(), support::MODEL_1_5B);
+    config.timeouts.total = std::time::Duration::from_secs(3600);
+    let real: Arc<dyn ChatModel> = Arc::new(OpenAiChat::new(&config).unwrap());
+    let recorder = Recorder::create(real, &path, &llama.build_info()).unwrap();
+    let requests = support::fixtures::recorded_requests_1_5b();
+    for (name, request) in &requests {
+        let started = std::time::Instant::now();
+        let r = recorder
+            .chat(request, &CallControl::default())
+            .await
+            .unwrap();
+        eprintln!(
+            "{name}: {} + {} tokens, {:?}, {:.1}s",
+            r.prompt_tokens,
+            r.completion_tokens,
+            r.finish,
+            started.elapsed().as_secs_f64()
+        );
+    }
+    assert_eq!(Cassette::load(&path).unwrap().entries.len(), requests.len());
 }

@@ -138,6 +138,9 @@ fn expected(name: &str) -> Parsed {
         "histogram/technique" => Missing(&["histogram_kernel"]),
         "shapes/saxpy-plain" => Missing(&["saxpy", "saxpy_test", "main"]),
         "shapes/saxpy-no-markdown" | "shapes/histogram-explained" => EntryIsKernel,
+        "shapes/saxpy-two-blocks" => Missing(&["saxpy_kernel"]),
+        "shapes/histogram-with-main" => Missing(&["histogram", "main"]),
+        "shapes/saxpy-raw" => EntryIsKernel,
         other => panic!("no expectation for the recorded answer {other}"),
     }
 }

@@ -445,6 +445,29 @@ mod tests {
         assert!(err.to_string().contains("it defines: k"));
     }
 
+    // Merging and main-dropping on minimal code; recorded answers are covered in tests/llm_replay.rs.
+    #[test]
+    fn helper_blocks_are_merged_and_main_is_dropped() {
+        let answer = "```cuda\n__global__ void k(int n, float* y) {\n  int i = threadIdx.x;\n  if (i < n) y[i] = 0;\n}\n```\nThen:\n```cpp\nvoid f_gpu(int n, float* y) {\n  k<<<1, 256>>>(n, y);\n}\n\nint main() { f_gpu(1, nullptr); }\n```";
+        let k = extract_kernel(answer, "f_gpu").unwrap();
+        assert_eq!((k.blocks, k.merged, k.dropped_main), (2, 2, true));
+        assert!(k.code.starts_with("__global__ void k("));
+        assert!(k.code.contains("void f_gpu(") && !k.code.contains("main"));
+    }
+
+    #[test]
+    fn unfenced_code_loses_the_prose_around_it() {
+        let answer = "Here is the code:\n\n#include <cuda_runtime.h>\n\n__global__ void k(int n, float* y) {\n  if (threadIdx.x < n) y[threadIdx.x] = 0;\n}\n\nThis launches one thread per element.\n\nvoid f_gpu(int n, float* y) {\n  k<<<1, 256>>>(n, y);\n}\nHope this helps you a lot.";
+        let k = extract_kernel(answer, "f_gpu").unwrap();
+        assert!(k.code.starts_with("#include <cuda_runtime.h>"));
+        assert!(
+            !k.code.contains("Here is")
+                && !k.code.contains("This launches")
+                && !k.code.contains("Hope")
+        );
+        assert!(k.code.trim_end().ends_with('}'));
+    }
+
     #[test]
     fn braces_in_strings_and_comments_do_not_confuse_the_scanner() {
         let code = "// } stray\nvoid f_gpu(int n) {\n  const char* s = \"}{\";\n  /* { */\n}\n";

@@ -117,3 +117,35 @@ pub fn connect(config: &BackendConfig) -> Result<Arc<dyn ChatModel>, LlmError> {
         _ => Ok(real),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_cassettes_are_configuration_errors() {
+        let replay = BackendConfig::new(BackendKind::Replay, "", "m");
+        assert!(matches!(connect(&replay), Err(LlmError::Config { .. })));
+        let mut record = BackendConfig::new(BackendKind::Openai, "http://127.0.0.1:1/v1", "m");
+        record.record = true;
+        assert!(matches!(connect(&record), Err(LlmError::Config { .. })));
+    }
+
+    #[test]
+    fn record_mode_wraps_the_real_backend() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = BackendConfig::new(BackendKind::Openai, "http://127.0.0.1:1/v1", "m");
+        config.record = true;
+        config.cassette = Some(dir.path().join("new.jsonl"));
+        let model = connect(&config).unwrap();
+        assert!(
+            model.describe().starts_with("recording openai"),
+            "{}",
+            model.describe()
+        );
+        // The header is written at once, naming the wrapped backend.
+        let cassette = replay::Cassette::load(&dir.path().join("new.jsonl")).unwrap();
+        assert_eq!(cassette.header.model, "m");
+        assert!(cassette.header.server.contains("127.0.0.1:1"));
+    }
+}

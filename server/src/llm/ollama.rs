@@ -92,7 +92,7 @@ impl OllamaChat {
             reason: "no answer to GET /api/tags".into(),
             hint: super::error::hint_for(BackendKind::Ollama, &self.model),
         })?
-        .map_err(|e| self.error(e, &tags, 0))?;
+        .map_err(|e| self.error(e, &tags))?;
         let names: Vec<String> = models.into_iter().map(|m| m.name).collect();
         if names.iter().any(|have| model_matches(have, &self.model)) {
             Ok(())
@@ -124,7 +124,7 @@ impl OllamaChat {
             url: chat.clone(),
             secs: secs(self.timeouts.first_token),
         })?
-        .map_err(|e| self.error(e, &chat, 0))?;
+        .map_err(|e| self.error(e, &chat))?;
         Ok(())
     }
 
@@ -161,7 +161,7 @@ impl OllamaChat {
                 url: chat.clone(),
                 secs: secs(limit),
             })?
-            .map_err(|e| self.error(e, &chat, request.max_tokens))?;
+            .map_err(|e| self.error(e, &chat))?;
         let (prompt_tokens, completion_tokens) = resp
             .final_data
             .as_ref()
@@ -186,7 +186,7 @@ impl OllamaChat {
         })
     }
 
-    fn error(&self, e: OllamaError, url: &str, _max_tokens: u32) -> LlmError {
+    fn error(&self, e: OllamaError, url: &str) -> LlmError {
         match e {
             OllamaError::ReqwestError(e) if e.is_decode() || e.is_body() => LlmError::Truncated {
                 url: url.into(),

@@ -244,3 +244,17 @@ pub async fn answer_repair_chain(
     }
     Ok(steps)
 }
+
+/// The requests recorded from the 1.5B model: the answer shapes and the standard prompt.
+pub fn recorded_requests_1_5b() -> Vec<(&'static str, ChatRequest)> {
+    const WANTED: [&str; 4] = [
+        "saxpy/standard",
+        "shapes/saxpy-two-blocks",
+        "shapes/histogram-with-main",
+        "shapes/saxpy-raw",
+    ];
+    recorded_requests()
+        .into_iter()
+        .filter(|(name, _)| WANTED.contains(name))
+        .collect()
+}

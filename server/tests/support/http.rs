@@ -14,10 +14,19 @@ use tokio::task::JoinHandle;
 pub struct Request {
     pub method: String,
     pub path: String,
+    /// Header names in lowercase.
+    pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
 }
 
 impl Request {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body).unwrap_or(serde_json::Value::Null)
     }
@@ -93,13 +102,18 @@ async fn read_request(stream: &mut TcpStream) -> Option<Request> {
     let mut first = head.lines().next()?.split_whitespace();
     let method = first.next()?.to_string();
     let path = first.next()?.to_string();
-    let length: usize = head
+    let headers: Vec<(String, String)> = head
         .lines()
-        .find_map(|l| {
+        .skip(1)
+        .filter_map(|l| {
             let (k, v) = l.split_once(':')?;
-            k.eq_ignore_ascii_case("content-length")
-                .then(|| v.trim().parse().ok())?
+            Some((k.trim().to_ascii_lowercase(), v.trim().to_string()))
         })
+        .collect();
+    let length: usize = headers
+        .iter()
+        .find(|(k, _)| k == "content-length")
+        .and_then(|(_, v)| v.parse().ok())
         .unwrap_or(0);
     let mut body = buf[header_end..].to_vec();
     while body.len() < length {
@@ -109,7 +123,12 @@ async fn read_request(stream: &mut TcpStream) -> Option<Request> {
         }
         body.extend_from_slice(&chunk[..n]);
     }
-    Some(Request { method, path, body })
+    Some(Request {
+        method,
+        path,
+        headers,
+        body,
+    })
 }
 
 /// Writes a complete response and closes the connection.

@@ -57,8 +57,13 @@ fn find_binary() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Starts (or finds) the server; `None` after printing `SKIP: ...` when it cannot.
+/// Starts (or finds) the server with the 0.5B model; `None` after printing `SKIP: ...`.
 pub fn start() -> Option<Llama> {
+    start_model("qwen2.5-coder-0.5b-instruct-q4_k_m.gguf")
+}
+
+/// Starts a server for `.toolchain/models/<gguf>` (CUDA_OFFLOAD_TEST_LLAMA_URL wins).
+pub fn start_model(gguf: &str) -> Option<Llama> {
     if let Ok(url) = std::env::var("CUDA_OFFLOAD_TEST_LLAMA_URL") {
         let root = url
             .trim_end_matches('/')
@@ -70,10 +75,10 @@ pub fn start() -> Option<Llama> {
         super::skip("llama-server not installed under .toolchain/ (run scripts/setup)");
         return None;
     };
-    let model = repo_root().join(".toolchain/models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf");
+    let model = repo_root().join(".toolchain/models").join(gguf);
     if !model.is_file() {
         super::skip(&format!(
-            "model {} missing (run scripts/setup --model 0.5b)",
+            "model {} missing (run scripts/setup)",
             model.display()
         ));
         return None;

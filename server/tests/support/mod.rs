@@ -11,6 +11,14 @@ pub mod ollama_adapter;
 /// The model the live tests and cassettes use, as our backends name it (llama-server ignores it).
 pub const MODEL: &str = "qwen2.5-coder-0.5b-instruct-q4_k_m";
 
+/// The larger model, recorded for the answer shapes the 0.5B one never produces.
+pub const MODEL_1_5B: &str = "qwen2.5-coder-1.5b-instruct-q4_k_m";
+
+pub fn cassette_1_5b_path() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/cassettes/qwen2.5-coder-1.5b.jsonl")
+}
+
 /// The committed cassette of real answers of [`MODEL`].
 pub fn cassette_path() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -48,7 +48,9 @@ const PURE_METHODS: &[&str] = &["size", "data", "length", "empty"];
 pub fn is_pure_function(name: &str, macros: &Macros) -> bool {
     let base = name.strip_prefix("std::").unwrap_or(name);
     let base = base.strip_prefix("::").unwrap_or(base);
-    PURE_FUNCTIONS.contains(&base) || macros.pure_functions.iter().any(|m| m == name)
+    PURE_FUNCTIONS.contains(&base)
+        || macros.pure_functions.iter().any(|m| m == name)
+        || macros.helpers.iter().any(|(h, _)| h == name)
 }
 
 fn is_io_function(name: &str) -> bool {
@@ -375,6 +377,7 @@ impl<'a> Extractor<'a> {
                         }
                     }
                 }
+                "declaration" if text(n, src).trim_start().starts_with("static") => {}
                 "declaration" => {
                     let ty = n
                         .child_by_field_name("type")

@@ -11,6 +11,7 @@ mod document;
 mod facts;
 mod outline;
 mod poly;
+mod purity;
 pub mod region;
 mod scope;
 mod syntax;
@@ -166,11 +167,14 @@ pub(crate) type UnitCache = HashMap<u64, Vec<LoopReport>>;
 pub(crate) fn analyze_tree(tree: &Tree, src: &[u8], cache: &mut UnitCache) -> FileReport {
     use std::hash::{Hash, Hasher};
     let root = tree.root_node();
-    let macros = Macros::collect(root, src);
+    let mut macros = Macros::collect(root, src);
+    macros.helpers = purity::pure_helpers(root, src, &macros);
+    // Every unit's verdicts depend on the file's macros and pure helpers.
     let mut macro_hasher = std::collections::hash_map::DefaultHasher::new();
     let mut defs: Vec<_> = macros.definitions.values().collect();
     defs.sort();
     defs.hash(&mut macro_hasher);
+    macros.helpers.hash(&mut macro_hasher);
     let macro_key = macro_hasher.finish();
 
     let mut units: Vec<Node> = Vec::new();

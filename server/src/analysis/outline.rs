@@ -544,6 +544,10 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             source.push('\n');
         }
     }
+    for (_, def) in helpers_used(req) {
+        source.push_str(def);
+        source.push_str("\n\n");
+    }
     source.push_str(&signature);
     if whole_function {
         source.push(' ');
@@ -728,4 +732,36 @@ fn calls_in_text(source: &str, name: &str) -> bool {
             .next_back()
             .is_some_and(|c| c.is_alphanumeric() || c == '_')
     })
+}
+
+/// Definitions of the file's pure helpers the nest calls, directly or through each other, in
+/// source order.
+fn helpers_used<'a>(req: &'a OutlineRequest) -> Vec<&'a (String, String)> {
+    let helpers = &req.macros.helpers;
+    let mut needed: HashSet<&str> = req
+        .facts
+        .calls
+        .iter()
+        .filter(|(c, _)| helpers.iter().any(|(h, _)| h == c))
+        .map(|(c, _)| c.as_str())
+        .collect();
+    loop {
+        let before = needed.len();
+        for (name, def) in helpers {
+            if needed.contains(name.as_str()) {
+                for (other, _) in helpers {
+                    if calls_in_text(def, other) {
+                        needed.insert(other.as_str());
+                    }
+                }
+            }
+        }
+        if needed.len() == before {
+            break;
+        }
+    }
+    helpers
+        .iter()
+        .filter(|(h, _)| needed.contains(h.as_str()))
+        .collect()
 }

@@ -86,6 +86,8 @@ pub struct Macros {
     pub definitions: HashMap<String, String>,
     /// Function-like macros whose body has no assignment, increment or statement: safe in a loop.
     pub pure_functions: Vec<String>,
+    /// Pure helper functions defined in the file (name, definition), in source order.
+    pub helpers: Vec<(String, String)>,
 }
 
 impl Macros {

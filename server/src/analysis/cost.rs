@@ -54,7 +54,8 @@ pub struct Estimate {
     pub kernel_speedup: f64,
     /// CPU time over kernel plus transfers: what offloading this nest alone gains.
     pub speedup: f64,
-    pub assumptions: String,
+    /// Shared text: every estimate states the same assumptions, so it is not copied per loop.
+    pub assumptions: std::borrow::Cow<'static, str>,
 }
 
 /// Sizes at which symbolic expressions are evaluated: known constants as they are, symbols of the
@@ -108,7 +109,7 @@ pub fn estimate(work: &NestWork, kind: LoopKind, values: &HashMap<String, f64>) 
         transfer_seconds: transfer,
         kernel_speedup: round(cpu / gpu),
         speedup: round(cpu / (gpu + transfer)),
-        assumptions: ASSUMPTIONS.to_string(),
+        assumptions: std::borrow::Cow::Borrowed(ASSUMPTIONS),
     }
 }
 

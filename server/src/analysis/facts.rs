@@ -256,6 +256,7 @@ impl<'a> Extractor<'a> {
             loop_nesting: 0,
             switch_nesting: 0,
             write_context: None,
+            current_write: None,
         };
         let own = match form {
             LoopForm::For => header_counter(node, self.src),
@@ -502,6 +503,8 @@ struct Collector<'a> {
     switch_nesting: usize,
     /// Byte offset of the array write whose right-hand side is being visited.
     write_context: Option<usize>,
+    /// Text and end of the assignment or increment being visited.
+    current_write: Option<(String, usize)>,
 }
 
 impl Collector<'_> {
@@ -783,6 +786,7 @@ impl Collector<'_> {
             "assignment_expression" => self.assignment(node, depth),
             "update_expression" => {
                 self.facts.trivial = false;
+                self.current_write = Some((self.t(node), node.end_byte()));
                 if let Some(arg) = node.child_by_field_name("argument") {
                     self.write_target(arg, WriteKind::Accumulate("+".into()), None, depth);
                 }
@@ -922,6 +926,7 @@ impl Collector<'_> {
 
     fn assignment(&mut self, node: Node, depth: usize) {
         self.facts.trivial = false;
+        self.current_write = Some((self.t(node), node.end_byte()));
         let (Some(left), Some(op), Some(right)) = (
             node.child_by_field_name("left"),
             node.child_by_field_name("operator"),
@@ -1316,14 +1321,17 @@ impl Collector<'_> {
         node: Node,
     ) {
         self.facts.trivial = false;
-        let stmt = node.parent().unwrap_or(node);
+        let (stmt_text, end) = self
+            .current_write
+            .clone()
+            .unwrap_or_else(|| (self.t(node), node.end_byte()));
         self.facts.scalar_writes.push(ScalarWrite {
             name: name.to_string(),
             accumulate,
             pointer_chase,
             line: line_of(node),
-            text: text(stmt, self.src).trim().to_string(),
-            byte: stmt.end_byte(),
+            text: stmt_text.trim().to_string(),
+            byte: end,
         });
     }
 

@@ -11,10 +11,15 @@ use tree_sitter::Node;
 use super::facts::{Induction, LoopFacts, WriteKind};
 use super::poly::Poly;
 use super::region::{Access, InputSpec, LoopKind, OffloadRegion, RegionParam, WorkEstimate};
-use super::scope::{VarDecl, enclosing_function, function_name, is_known_scalar, visible_vars};
+use super::scope::{VarDecl, function_name, is_known_scalar};
 use super::syntax::{Macros, for_each_descendant, named_children, text};
 
 pub struct OutlineRequest<'a, 't> {
+    /// The enclosing function (or lambda), and whether it is a template.
+    pub func: Option<Node<'t>>,
+    pub in_template: bool,
+    /// Parameters and locals visible at the loop.
+    pub decls: &'a [VarDecl],
     pub src: &'a [u8],
     pub macros: &'a Macros,
     pub node: Node<'t>,
@@ -76,7 +81,7 @@ struct Param {
 
 pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     let src = req.src;
-    let func = enclosing_function(req.node).ok_or("the loop is not inside a function")?;
+    let func = req.func.ok_or("the loop is not inside a function")?;
     if func.kind() == "lambda_expression" {
         return Err("loops inside lambdas are not outlined".into());
     }
@@ -86,18 +91,16 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             "`{func_name}` is a member or template function; outline a free function"
         ));
     }
-    if func
-        .parent()
-        .is_some_and(|p| p.kind() == "template_declaration")
-    {
+    if req.in_template {
         return Err(format!(
             "`{func_name}` is a template: its types are only known per instantiation"
         ));
     }
-    let decls = visible_vars(func, req.node.start_byte(), src);
+    let decls = req.decls;
     let decl_of: HashMap<&str, &VarDecl> = decls.iter().map(|d| (d.name.as_str(), d)).collect();
     let nest_vars: HashSet<&str> = req.nest.iter().map(|i| i.var.as_str()).collect();
 
+    let callees = callee_ids(req.node);
     // Free identifiers of the nest, in order of first use.
     let mut used: Vec<String> = Vec::new();
     let mut used_macros: BTreeSet<String> = BTreeSet::new();
@@ -108,9 +111,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         }
         if n.kind() == "identifier" {
             let name = text(n, src).to_string();
-            let is_callee = n.parent().is_some_and(|p| {
-                p.kind() == "call_expression" && p.child_by_field_name("function") == Some(n)
-            });
+            let is_callee = callees.contains(&n.id());
             if req.macros.definitions.contains_key(&name) {
                 used_macros.insert(name);
             } else if is_callee || req.facts.locals.contains(&name) {
@@ -438,7 +439,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
 
     // The whole function is the region when its body is the nest (plus constants) and its
     // parameters already have the contract's shape.
-    let whole = whole_function_params(func, req, &decls, &params);
+    let whole = whole_function_params(func, req, decls, &params);
     let (name, ordered): (String, Vec<Param>) = match whole {
         Some(order) => {
             let mut ordered = Vec::new();
@@ -698,12 +699,27 @@ fn reindent(code: &str, from: &str, to: &str) -> String {
 
 fn includes_for(source: &str, calls: &[(String, usize)]) -> Vec<String> {
     let mut inc = Vec::new();
-    let calls_any = |names: &[&str]| {
-        calls.iter().any(|(c, _)| {
-            let base = c.trim_start_matches("std::");
-            names.contains(&base)
-        }) || names.iter().any(|n| calls_in_text(source, n))
-    };
+    // Names followed by `(` in the source (helpers and macros may call what the loop does not).
+    let mut called: HashSet<&str> = calls
+        .iter()
+        .map(|(c, _)| c.trim_start_matches("std::"))
+        .collect();
+    let bytes = source.as_bytes();
+    let mut start = None;
+    for (i, b) in bytes.iter().enumerate() {
+        let ident = b.is_ascii_alphanumeric() || *b == b'_';
+        match (ident, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                if *b == b'(' {
+                    called.insert(&source[s..i]);
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    let calls_any = |names: &[&str]| names.iter().any(|n| called.contains(n));
     if calls_any(super::facts::PURE_FUNCTIONS) {
         inc.push("#include <cmath>".to_string());
     }
@@ -764,4 +780,18 @@ fn helpers_used<'a>(req: &'a OutlineRequest) -> Vec<&'a (String, String)> {
         .iter()
         .filter(|(h, _)| needed.contains(h.as_str()))
         .collect()
+}
+
+/// Ids of the nodes that name the function of a call (`f` in `f(x)`): those are not variables.
+pub fn callee_ids(root: Node) -> HashSet<usize> {
+    let mut ids = HashSet::new();
+    for_each_descendant(root, |n| {
+        if n.kind() == "call_expression" {
+            if let Some(f) = n.child_by_field_name("function") {
+                ids.insert(f.id());
+            }
+        }
+        true
+    });
+    ids
 }

@@ -61,7 +61,8 @@ pub fn pure_helpers(root: Node, src: &[u8], macros: &Macros) -> Vec<(String, Str
 /// A plain free function with by-value scalar parameters and a non-void result.
 fn helper_name(func: Node, src: &[u8]) -> Option<String> {
     let ret = func.child_by_field_name("type")?;
-    if text(ret, src).trim() == "void" || func.parent()?.kind() == "template_declaration" {
+    // Templates are never candidates: the walk does not enter `template_declaration`.
+    if text(ret, src).trim() == "void" {
         return None;
     }
     let decl = func.child_by_field_name("declarator")?;
@@ -103,6 +104,7 @@ fn is_pure(func: Node, src: &[u8], macros: &Macros, pure: &HashSet<String>) -> b
             }
         }
     }
+    let callees = super::outline::callee_ids(body);
     let mut ok = !func.has_error();
     for_each_descendant(body, |n| {
         if !ok {
@@ -118,7 +120,7 @@ fn is_pure(func: Node, src: &[u8], macros: &Macros, pure: &HashSet<String>) -> b
             "for_range_loop" => ok = false,
             "qualified_identifier" => {
                 // `std::sqrt` as a callee was judged with its call; a qualified global is not pure.
-                ok = n.parent().is_some_and(|p| p.kind() == "call_expression");
+                ok = callees.contains(&n.id());
                 return false;
             }
             "assignment_expression" | "update_expression" => {
@@ -142,9 +144,7 @@ fn is_pure(func: Node, src: &[u8], macros: &Macros, pure: &HashSet<String>) -> b
             }
             "identifier" => {
                 let name = text(n, src);
-                let is_callee = n.parent().is_some_and(|p| {
-                    p.kind() == "call_expression" && p.child_by_field_name("function") == Some(n)
-                });
+                let is_callee = callees.contains(&n.id());
                 ok = is_callee
                     || locals.contains(name.as_ref())
                     || macros.definitions.contains_key(name.as_ref());

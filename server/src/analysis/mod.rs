@@ -445,12 +445,15 @@ fn children(idx: usize, infos: &[LoopInfo]) -> Vec<usize> {
 /// count times its heaviest child's.
 fn nest_iterations(idx: usize, infos: &[LoopInfo]) -> Option<(Poly, String)> {
     let ind = infos[idx].facts.induction.as_ref()?;
-    if ind.step != 1 {
+    if ind.step != 1 || ind.data_dependent {
         return None;
     }
     let mut best: Option<(Poly, String)> = None;
     for c in children(idx, infos) {
-        let p = nest_iterations(c, infos)?;
+        // An inner loop of unknown count (a `while`) counts as one iteration.
+        let Some(p) = nest_iterations(c, infos) else {
+            continue;
+        };
         if best.as_ref().is_none_or(|b| p.0.degree() > b.0.degree()) {
             best = Some(p);
         }
@@ -481,7 +484,11 @@ fn nest_work(idx: usize, infos: &[LoopInfo], values: &HashMap<String, f64>) -> O
     let mut iters: f64 = 1.0;
     let mut ops = info.facts.own_ops;
     for c in children(idx, infos) {
-        let (ci, co) = nest_work(c, infos, values)?;
+        // An inner loop of unknown count (a `while`, data-dependent bounds) counts once.
+        let Some((ci, co)) = nest_work(c, infos, values) else {
+            ops += infos[c].facts.own_ops;
+            continue;
+        };
         iters = iters.max(ci);
         ops += co;
     }

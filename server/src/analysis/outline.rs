@@ -56,6 +56,10 @@ pub fn extent_from_subscripts<'a>(
     let mut best: Option<Poly> = None;
     for s in subs {
         let max = max_over(s, nest)?;
+        // A bound read from data (`rowptr[r + 1]`) says nothing about the extent.
+        if max.vars().iter().any(|v| v.contains('[')) {
+            return None;
+        }
         let ext = max.add(&Poly::constant(1))?.without_negative_terms();
         best = match best {
             None => Some(ext),
@@ -294,6 +298,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             upper: rename_size(&i.upper),
             step: i.step,
             span: rename_size(&i.span),
+            data_dependent: i.data_dependent,
         })
         .collect();
 

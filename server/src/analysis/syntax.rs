@@ -117,6 +117,30 @@ impl Macros {
                     m.definitions.insert(name, def);
                 }
                 "function_definition" => {}
+                "declaration" => {
+                    // File-level `const int N = 512;` is as good as a macro.
+                    let t = text(node, src);
+                    let is_const = t.trim_start().starts_with("const ")
+                        || t.trim_start().starts_with("constexpr ")
+                        || t.trim_start().starts_with("static const ");
+                    let mut cursor = node.walk();
+                    let decls: Vec<Node> = node
+                        .children_by_field_name("declarator", &mut cursor)
+                        .collect();
+                    if is_const && decls.len() == 1 && decls[0].kind() == "init_declarator" {
+                        let name = decls[0].child_by_field_name("declarator");
+                        let value = decls[0].child_by_field_name("value");
+                        if let (Some(name), Some(value)) = (name, value) {
+                            if name.kind() == "identifier" {
+                                if let Some(v) = parse_int_literal(&text(value, src)) {
+                                    let name = text(name, src).to_string();
+                                    m.values.insert(name.clone(), v);
+                                    m.definitions.insert(name, t.trim().to_string());
+                                }
+                            }
+                        }
+                    }
+                }
                 _ => {
                     for child in node.named_children(&mut cursor) {
                         stack.push(child);

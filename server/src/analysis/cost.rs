@@ -13,6 +13,8 @@
 //! - Symbolic sizes: each size symbol of the iteration count gets 2^(24/d), d the degree of the count
 //!   (`n` → 2^24, `n*m` → 4096 each), so every nest is compared at about 16.7 M iterations; other
 //!   symbols (bin counts, strides outside the count) get 1024; constants are used as written.
+//! - An inner loop whose count is unknown before it runs (a `while`, bounds read from data such as
+//!   CSR row offsets) counts as one iteration: the estimate is then a lower bound on the work.
 //! - A scan moves its data twice (up-sweep and down-sweep); a histogram's atomics are assumed
 //!   uncontended.
 
@@ -35,7 +37,8 @@ pub const OTHER_SYMBOL: f64 = 1024.0;
 pub const ASSUMPTIONS: &str = "roofline: H200 4.3e12 B/s and 60.9e12 FLOP/s plus 5 us launch; \
 host<->device 25e9 B/s (PCIe 5.0 x16, pageable memory), inputs copied in and outputs copied out once; \
 serial CPU one core at 4e9 op/s and 15e9 B/s; compulsory bytes only; symbolic sizes chosen so the nest \
-runs ~2^24 iterations (see assumed_sizes), other symbols 1024";
+runs ~2^24 iterations (see assumed_sizes), other symbols 1024; inner loops of unknown count \
+count one iteration";
 
 /// The estimate of one loop nest, with the sizes it was evaluated at.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -54,7 +57,8 @@ pub struct Estimate {
     pub kernel_speedup: f64,
     /// CPU time over kernel plus transfers: what offloading this nest alone gains.
     pub speedup: f64,
-    pub assumptions: String,
+    /// Shared text: every estimate states the same assumptions, so it is not copied per loop.
+    pub assumptions: std::borrow::Cow<'static, str>,
 }
 
 /// Sizes at which symbolic expressions are evaluated: known constants as they are, symbols of the
@@ -108,7 +112,7 @@ pub fn estimate(work: &NestWork, kind: LoopKind, values: &HashMap<String, f64>) 
         transfer_seconds: transfer,
         kernel_speedup: round(cpu / gpu),
         speedup: round(cpu / (gpu + transfer)),
-        assumptions: ASSUMPTIONS.to_string(),
+        assumptions: std::borrow::Cow::Borrowed(ASSUMPTIONS),
     }
 }
 

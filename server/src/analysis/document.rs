@@ -6,14 +6,14 @@
 
 use tree_sitter::{InputEdit, Point, Tree};
 
-use super::{FileReport, Language, UnitCache, analyze_tree, parse};
+use super::{FileReport, Language, UnitCache, UnitReports, analyze_units, parse};
 
 pub struct Document {
     text: String,
     lang: Language,
     tree: Option<Tree>,
     cache: UnitCache,
-    report: FileReport,
+    units: UnitReports,
 }
 
 impl std::fmt::Debug for Document {
@@ -21,7 +21,7 @@ impl std::fmt::Debug for Document {
         f.debug_struct("Document")
             .field("lang", &self.lang)
             .field("bytes", &self.text.len())
-            .field("loops", &self.report.loops.len())
+            .field("units", &self.units.units.len())
             .finish()
     }
 }
@@ -33,7 +33,10 @@ impl Document {
             lang,
             tree: None,
             cache: UnitCache::new(),
-            report: FileReport::default(),
+            units: UnitReports {
+                units: Vec::new(),
+                has_syntax_errors: false,
+            },
         };
         doc.tree = parse(doc.text.as_bytes(), lang, None);
         doc.reanalyse();
@@ -52,9 +55,15 @@ impl Document {
         self.tree.as_ref()
     }
 
-    /// The analysis of the current text (computed on edit; this only clones it).
+    /// The analysis of the current text. It is computed on edit; this assembles (clones) the
+    /// reports of all functions.
     pub fn report(&self) -> FileReport {
-        self.report.clone()
+        self.units.to_file_report()
+    }
+
+    /// Number of loops in the current report, without assembling it.
+    pub fn loop_count(&self) -> usize {
+        self.units.units.iter().map(|u| u.len()).sum()
     }
 
     /// Replaces the bytes `start_byte..old_end_byte` with `new_text`. Offsets beyond the end are
@@ -84,9 +93,12 @@ impl Document {
     }
 
     fn reanalyse(&mut self) {
-        self.report = match &self.tree {
-            Some(tree) => analyze_tree(tree, self.text.as_bytes(), &mut self.cache),
-            None => FileReport::default(),
+        self.units = match &self.tree {
+            Some(tree) => analyze_units(tree, self.text.as_bytes(), &mut self.cache),
+            None => UnitReports {
+                units: Vec::new(),
+                has_syntax_errors: false,
+            },
         };
     }
 }

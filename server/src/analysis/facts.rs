@@ -48,7 +48,9 @@ const PURE_METHODS: &[&str] = &["size", "data", "length", "empty"];
 pub fn is_pure_function(name: &str, macros: &Macros) -> bool {
     let base = name.strip_prefix("std::").unwrap_or(name);
     let base = base.strip_prefix("::").unwrap_or(base);
-    PURE_FUNCTIONS.contains(&base) || macros.pure_functions.iter().any(|m| m == name)
+    PURE_FUNCTIONS.contains(&base)
+        || macros.pure_functions.iter().any(|m| m == name)
+        || macros.helpers.iter().any(|(h, _)| h == name)
 }
 
 fn is_io_function(name: &str) -> bool {
@@ -75,6 +77,8 @@ pub struct Induction {
     pub step: i64,
     /// Number of iterations before dividing by the step: `upper - lower + 1`.
     pub span: Poly,
+    /// A bound reads an array (`rowptr[r + 1]`): the count is only known at run time.
+    pub data_dependent: bool,
 }
 
 impl Induction {
@@ -87,6 +91,9 @@ impl Induction {
     }
 
     pub fn trip_value(&self, values: &HashMap<String, f64>) -> Option<f64> {
+        if self.data_dependent {
+            return None;
+        }
         let span = self.span.eval(values)?;
         Some((span / self.step as f64).ceil().max(0.0))
     }
@@ -114,6 +121,8 @@ pub struct ArrayRef {
     pub scan_operand: Option<(String, Vec<Option<Poly>>)>,
     /// For a read: the byte offset of the write it is the operand of, to recognise scans.
     pub operand_of_write: Option<usize>,
+    /// In the header of a nested loop (its bounds), not in the computation.
+    pub in_header: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -254,6 +263,9 @@ impl<'a> Extractor<'a> {
             loop_nesting: 0,
             switch_nesting: 0,
             write_context: None,
+            current_write: None,
+            data_bound: std::cell::Cell::new(false),
+            in_header: 0,
         };
         let own = match form {
             LoopForm::For => header_counter(node, self.src),
@@ -309,6 +321,7 @@ impl<'a> Extractor<'a> {
                             upper: size.sub(&Poly::constant(1)).unwrap_or_default(),
                             step: 1,
                             span: size,
+                            data_dependent: false,
                         });
                     }
                     _ => {
@@ -375,6 +388,7 @@ impl<'a> Extractor<'a> {
                         }
                     }
                 }
+                "declaration" if text(n, src).trim_start().starts_with("static") => {}
                 "declaration" => {
                     let ty = n
                         .child_by_field_name("type")
@@ -499,6 +513,12 @@ struct Collector<'a> {
     switch_nesting: usize,
     /// Byte offset of the array write whose right-hand side is being visited.
     write_context: Option<usize>,
+    /// Text and end of the assignment or increment being visited.
+    current_write: Option<(String, usize)>,
+    /// Set when a bound read an array element.
+    data_bound: std::cell::Cell<bool>,
+    /// Inside the header (initializer, condition, update) of a nested loop.
+    in_header: usize,
 }
 
 impl Collector<'_> {
@@ -596,11 +616,20 @@ impl Collector<'_> {
                 }
             }
             "call_expression" | "field_expression" if opaque_ok => {
-                // `v.size()` in a bound: a loop-invariant symbol when `v` is not written.
+                // `v.size()` in a bound: writing elements does not change it, and methods that
+                // would (push_back, resize) make the loop sequential anyway.
                 let t: String = self.t(node).split_whitespace().collect();
-                let root = t.split(['.', '-', '(']).next().unwrap_or("");
                 let is_size = t.ends_with(".size()") || t.ends_with(".length()");
-                (is_size && !self.written.contains(root)).then(|| Poly::var(&t))
+                is_size.then(|| Poly::var(&t))
+            }
+            "subscript_expression" if opaque_ok => {
+                // `rowptr[r + 1]` in a bound: fixed when the loop starts, known only at run time.
+                let root = written_root(node, self.src)?;
+                if self.written.contains(&root) || self.locals.contains(&root) {
+                    return None;
+                }
+                self.data_bound.set(true);
+                Some(Poly::var(&squash(&self.t(node))))
             }
             _ => None,
         }
@@ -716,6 +745,7 @@ impl Collector<'_> {
             upper,
             step: step.abs(),
             span,
+            data_dependent: self.data_bound.get(),
         })
     }
 
@@ -780,6 +810,7 @@ impl Collector<'_> {
             "assignment_expression" => self.assignment(node, depth),
             "update_expression" => {
                 self.facts.trivial = false;
+                self.current_write = Some((self.t(node), node.end_byte()));
                 if let Some(arg) = node.child_by_field_name("argument") {
                     self.write_target(arg, WriteKind::Accumulate("+".into()), None, depth);
                 }
@@ -810,7 +841,18 @@ impl Collector<'_> {
             }
             "for_statement" | "while_statement" | "do_statement" | "for_range_loop" => {
                 self.loop_nesting += 1;
-                self.visit_children(node, depth);
+                let body = node.child_by_field_name("body");
+                let mut cursor = node.walk();
+                let children: Vec<Node> = node.named_children(&mut cursor).collect();
+                for child in children {
+                    if Some(child) == body {
+                        self.visit(child, depth + 1);
+                    } else {
+                        self.in_header += 1;
+                        self.visit(child, depth + 1);
+                        self.in_header -= 1;
+                    }
+                }
                 self.loop_nesting -= 1;
             }
             "switch_statement" => {
@@ -919,6 +961,7 @@ impl Collector<'_> {
 
     fn assignment(&mut self, node: Node, depth: usize) {
         self.facts.trivial = false;
+        self.current_write = Some((self.t(node), node.end_byte()));
         let (Some(left), Some(op), Some(right)) = (
             node.child_by_field_name("left"),
             node.child_by_field_name("operator"),
@@ -1164,6 +1207,7 @@ impl Collector<'_> {
                             line: line_of(lv),
                             scan_operand: None,
                             operand_of_write: None,
+                            in_header: self.in_header > 0,
                         });
                         return;
                     }
@@ -1302,6 +1346,7 @@ impl Collector<'_> {
             line: line_of(node),
             scan_operand: None,
             operand_of_write: self.write_context,
+            in_header: self.in_header > 0,
         });
     }
 
@@ -1313,14 +1358,17 @@ impl Collector<'_> {
         node: Node,
     ) {
         self.facts.trivial = false;
-        let stmt = node.parent().unwrap_or(node);
+        let (stmt_text, end) = self
+            .current_write
+            .clone()
+            .unwrap_or_else(|| (self.t(node), node.end_byte()));
         self.facts.scalar_writes.push(ScalarWrite {
             name: name.to_string(),
             accumulate,
             pointer_chase,
             line: line_of(node),
-            text: text(stmt, self.src).trim().to_string(),
-            byte: stmt.end_byte(),
+            text: stmt_text.trim().to_string(),
+            byte: end,
         });
     }
 
@@ -1338,6 +1386,7 @@ impl Collector<'_> {
                     line: line_of(node),
                     scan_operand: None,
                     operand_of_write: None,
+                    in_header: self.in_header > 0,
                 });
                 return;
             }
@@ -1439,6 +1488,7 @@ impl Collector<'_> {
             line: line_of(node),
             scan_operand: scan,
             operand_of_write: self.write_context,
+            in_header: self.in_header > 0,
         });
     }
 

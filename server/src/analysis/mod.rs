@@ -11,6 +11,7 @@ mod document;
 mod facts;
 mod outline;
 mod poly;
+mod purity;
 pub mod region;
 mod scope;
 mod syntax;
@@ -18,6 +19,7 @@ mod verdict;
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tree_sitter::{Node, Parser, Tree};
@@ -135,7 +137,7 @@ pub struct LoopReport {
 /// Analyses a buffer. Never panics; a buffer tree-sitter cannot parse at all yields no loops.
 pub fn analyze_source(src: &[u8], lang: Language) -> FileReport {
     match parse(src, lang, None) {
-        Some(tree) => analyze_tree(&tree, src, &mut HashMap::new()),
+        Some(tree) => analyze_tree(&tree, src),
         None => FileReport::default(),
     }
 }
@@ -159,18 +161,58 @@ pub(crate) fn parse(src: &[u8], lang: Language, old: Option<&Tree>) -> Option<Tr
 
 /// Reports of one unit (a top-level function, or a loop outside any function) keyed by what they
 /// depend on: the unit's text, its first line and the file's macros.
-pub(crate) type UnitCache = HashMap<u64, Vec<LoopReport>>;
+pub(crate) type UnitCache = HashMap<u64, Arc<Vec<LoopReport>>>;
+
+/// The reports of a tree, unit by unit in document order (so already sorted by line).
+pub(crate) struct UnitReports {
+    pub units: Vec<Arc<Vec<LoopReport>>>,
+    pub has_syntax_errors: bool,
+}
+
+impl UnitReports {
+    pub fn to_file_report(&self) -> FileReport {
+        FileReport {
+            loops: self.units.iter().flat_map(|u| u.iter().cloned()).collect(),
+            has_syntax_errors: self.has_syntax_errors,
+        }
+    }
+
+    /// Without copying the reports when nothing else holds them.
+    pub fn into_file_report(self) -> FileReport {
+        let mut loops = Vec::new();
+        for u in self.units {
+            match Arc::try_unwrap(u) {
+                Ok(v) => loops.extend(v),
+                Err(shared) => loops.extend(shared.iter().cloned()),
+            }
+        }
+        FileReport {
+            loops,
+            has_syntax_errors: self.has_syntax_errors,
+        }
+    }
+}
+
+fn analyze_tree(tree: &Tree, src: &[u8]) -> FileReport {
+    let mut cache = UnitCache::new();
+    let units = analyze_units(tree, src, &mut cache);
+    drop(cache);
+    units.into_file_report()
+}
 
 /// Analyses a parsed tree; units whose key is in `cache` are reused, and `cache` is left holding
 /// exactly the units of this tree.
-pub(crate) fn analyze_tree(tree: &Tree, src: &[u8], cache: &mut UnitCache) -> FileReport {
+pub(crate) fn analyze_units(tree: &Tree, src: &[u8], cache: &mut UnitCache) -> UnitReports {
     use std::hash::{Hash, Hasher};
     let root = tree.root_node();
-    let macros = Macros::collect(root, src);
+    let mut macros = Macros::collect(root, src);
+    macros.helpers = purity::pure_helpers(root, src, &macros);
+    // Every unit's verdicts depend on the file's macros and pure helpers.
     let mut macro_hasher = std::collections::hash_map::DefaultHasher::new();
     let mut defs: Vec<_> = macros.definitions.values().collect();
     defs.sort();
     defs.hash(&mut macro_hasher);
+    macros.helpers.hash(&mut macro_hasher);
     let macro_key = macro_hasher.finish();
 
     let mut units: Vec<Node> = Vec::new();
@@ -186,7 +228,7 @@ pub(crate) fn analyze_tree(tree: &Tree, src: &[u8], cache: &mut UnitCache) -> Fi
         true
     });
     let mut fresh = UnitCache::new();
-    let mut loops = Vec::new();
+    let mut out = Vec::new();
     for unit in units {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         src[unit.byte_range()].hash(&mut h);
@@ -195,15 +237,16 @@ pub(crate) fn analyze_tree(tree: &Tree, src: &[u8], cache: &mut UnitCache) -> Fi
         let key = h.finish();
         let reports = match cache.remove(&key).or_else(|| fresh.get(&key).cloned()) {
             Some(r) => r,
-            None => analyze_unit(unit, src, &macros),
+            None => Arc::new(analyze_unit(unit, src, &macros)),
         };
-        loops.extend(reports.iter().cloned());
+        if !reports.is_empty() {
+            out.push(reports.clone());
+        }
         fresh.insert(key, reports);
     }
     *cache = fresh;
-    loops.sort_by_key(|l| (l.line, l.depth));
-    FileReport {
-        loops,
+    UnitReports {
+        units: out,
         has_syntax_errors: root.has_error(),
     }
 }
@@ -216,6 +259,7 @@ fn has_function_child(n: Node) -> bool {
 
 struct LoopInfo<'t> {
     node: Node<'t>,
+    site: syntax::LoopSite<'t>,
     parent: Option<usize>,
     depth: usize,
     facts: LoopFacts,
@@ -223,28 +267,12 @@ struct LoopInfo<'t> {
 }
 
 fn analyze_unit(unit: Node, src: &[u8], macros: &Macros) -> Vec<LoopReport> {
-    let mut nodes: Vec<Node> = Vec::new();
-    for_each_descendant(unit, |n| {
-        if is_loop(n.kind()) {
-            nodes.push(n);
-        }
-        true
-    });
     let extractor = Extractor { src, macros };
     let mut infos: Vec<LoopInfo> = Vec::new();
-    for node in nodes.iter().copied() {
-        let mut parent = None;
-        let mut depth = 0;
-        let mut p = node.parent();
-        while let Some(a) = p {
-            if is_loop(a.kind()) {
-                depth += 1;
-                if parent.is_none() {
-                    parent = nodes.iter().position(|x| *x == a);
-                }
-            }
-            p = a.parent();
-        }
+    for site in syntax::loop_sites(unit) {
+        let node = site.node;
+        let parent = site.parent;
+        let depth = site.depth;
         let facts = extractor.loop_facts(node);
         let verdict = if node.has_error() {
             verdict::Verdict {
@@ -254,7 +282,7 @@ fn analyze_unit(unit: Node, src: &[u8], macros: &Macros) -> Vec<LoopReport> {
                     first_error_line(node).unwrap_or_else(|| line_of(node))
                 ),
             }
-        } else if in_gpu_function(node, src) {
+        } else if in_gpu_function(site.func, src) {
             verdict::Verdict {
                 kind: LoopKind::Sequential,
                 reason:
@@ -266,6 +294,7 @@ fn analyze_unit(unit: Node, src: &[u8], macros: &Macros) -> Vec<LoopReport> {
         };
         infos.push(LoopInfo {
             node,
+            site,
             parent,
             depth,
             facts,
@@ -273,9 +302,19 @@ fn analyze_unit(unit: Node, src: &[u8], macros: &Macros) -> Vec<LoopReport> {
         });
     }
     let known = known_values(unit, src, macros);
+    let mut scopes: HashMap<usize, Vec<scope::VarDecl>> = HashMap::new();
     let mut reports = Vec::new();
     for idx in 0..infos.len() {
-        reports.push(report_for(idx, &infos, src, macros, &known));
+        let decls = match infos[idx].site.func {
+            Some(f) => {
+                let all = scopes
+                    .entry(f.id())
+                    .or_insert_with(|| scope::function_vars(f, src));
+                scope::visible_at(all, infos[idx].node.start_byte())
+            }
+            None => Vec::new(),
+        };
+        reports.push(report_for(idx, &infos, src, macros, &known, &decls));
     }
     reports
 }
@@ -295,8 +334,8 @@ fn first_error_line(node: Node) -> Option<usize> {
     line
 }
 
-fn in_gpu_function(node: Node, src: &[u8]) -> bool {
-    let Some(func) = scope::enclosing_function(node) else {
+fn in_gpu_function(func: Option<Node>, src: &[u8]) -> bool {
+    let Some(func) = func else {
         return false;
     };
     let head_end = func
@@ -406,12 +445,15 @@ fn children(idx: usize, infos: &[LoopInfo]) -> Vec<usize> {
 /// count times its heaviest child's.
 fn nest_iterations(idx: usize, infos: &[LoopInfo]) -> Option<(Poly, String)> {
     let ind = infos[idx].facts.induction.as_ref()?;
-    if ind.step != 1 {
+    if ind.step != 1 || ind.data_dependent {
         return None;
     }
     let mut best: Option<(Poly, String)> = None;
     for c in children(idx, infos) {
-        let p = nest_iterations(c, infos)?;
+        // An inner loop of unknown count (a `while`) counts as one iteration.
+        let Some(p) = nest_iterations(c, infos) else {
+            continue;
+        };
         if best.as_ref().is_none_or(|b| p.0.degree() > b.0.degree()) {
             best = Some(p);
         }
@@ -442,7 +484,11 @@ fn nest_work(idx: usize, infos: &[LoopInfo], values: &HashMap<String, f64>) -> O
     let mut iters: f64 = 1.0;
     let mut ops = info.facts.own_ops;
     for c in children(idx, infos) {
-        let (ci, co) = nest_work(c, infos, values)?;
+        // An inner loop of unknown count (a `while`, data-dependent bounds) counts once.
+        let Some((ci, co)) = nest_work(c, infos, values) else {
+            ops += infos[c].facts.own_ops;
+            continue;
+        };
         iters = iters.max(ci);
         ops += co;
     }
@@ -457,11 +503,8 @@ fn nest_bytes(
     nest: &[Induction],
     values: &HashMap<String, f64>,
     iterations: f64,
-    src: &[u8],
+    decls: &[scope::VarDecl],
 ) -> f64 {
-    let decls = scope::enclosing_function(info.node)
-        .map(|f| scope::visible_vars(f, info.node.start_byte(), src))
-        .unwrap_or_default();
     let mut names: Vec<&str> = info.facts.arrays.iter().map(|r| r.array.as_str()).collect();
     names.sort();
     names.dedup();
@@ -516,6 +559,7 @@ fn report_for(
     src: &[u8],
     macros: &Macros,
     known: &HashMap<String, f64>,
+    decls: &[scope::VarDecl],
 ) -> LoopReport {
     let info = &infos[idx];
     let f = &info.facts;
@@ -536,7 +580,7 @@ fn report_for(
         .as_ref()
         .filter(|p| p.vars().iter().all(|v| known.contains_key(v)))
         .and_then(|p| p.eval(known));
-    let in_gpu = in_gpu_function(info.node, src);
+    let in_gpu = in_gpu_function(info.site.func, src);
     let mut not_hot = None;
     if in_gpu {
         not_hot = Some(String::new());
@@ -553,7 +597,7 @@ fn report_for(
     let hot = not_hot.is_none();
 
     let mut reason = info.verdict.reason.clone();
-    let pragma = omp_pragma(info.node, src);
+    let pragma = omp_pragma(info.site.prev_named, src);
     if let Some(p) = &pragma {
         if parallel {
             reason.push_str(&format!(" (`{p}` agrees)"));
@@ -574,7 +618,7 @@ fn report_for(
             for v in iter_poly.iter().flat_map(|p| p.vars()) {
                 values.entry(v).or_insert(cost::OTHER_SYMBOL);
             }
-            let bytes = nest_bytes(info, &nest, &values, iters, src);
+            let bytes = nest_bytes(info, &nest, &values, iters, decls);
             let text = iter_text.clone().unwrap_or_else(|| "?".into());
             let nw = cost::NestWork {
                 iterations_text: text.clone(),
@@ -622,6 +666,9 @@ fn report_for(
             ));
         } else if let Some(w) = work_estimate.clone() {
             let req = outline::OutlineRequest {
+                func: info.site.func,
+                decls,
+                in_template: info.site.in_template,
                 src,
                 macros,
                 node: info.node,
@@ -641,8 +688,10 @@ fn report_for(
         }
     }
 
-    let function =
-        scope::enclosing_function(info.node).and_then(|fun| scope::function_name(fun, src));
+    let function = info
+        .site
+        .func
+        .and_then(|fun| scope::function_name(fun, src));
     let ind = f.induction.as_ref();
     LoopReport {
         line,
@@ -700,21 +749,12 @@ fn round3(x: f64) -> f64 {
 }
 
 /// A `#pragma omp ...` line right before the loop.
-fn omp_pragma(node: Node, src: &[u8]) -> Option<String> {
-    let mut prev = node.prev_named_sibling();
-    while let Some(p) = prev {
-        if p.kind() == "comment" {
-            prev = p.prev_named_sibling();
-            continue;
-        }
-        let t = text(p, src);
-        let t = t.trim();
-        if (p.kind() == "preproc_call" || t.starts_with("#pragma")) && t.contains("omp") {
-            return Some(t.split_whitespace().collect::<Vec<_>>().join(" "));
-        }
-        return None;
-    }
-    None
+fn omp_pragma(prev: Option<Node>, src: &[u8]) -> Option<String> {
+    let p = prev?;
+    let t = text(p, src);
+    let t = t.trim();
+    ((p.kind() == "preproc_call" || t.starts_with("#pragma")) && t.contains("omp"))
+        .then(|| t.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 #[cfg(test)]

@@ -11,10 +11,15 @@ use tree_sitter::Node;
 use super::facts::{Induction, LoopFacts, WriteKind};
 use super::poly::Poly;
 use super::region::{Access, InputSpec, LoopKind, OffloadRegion, RegionParam, WorkEstimate};
-use super::scope::{VarDecl, enclosing_function, function_name, is_known_scalar, visible_vars};
+use super::scope::{VarDecl, function_name, is_known_scalar};
 use super::syntax::{Macros, for_each_descendant, named_children, text};
 
 pub struct OutlineRequest<'a, 't> {
+    /// The enclosing function (or lambda), and whether it is a template.
+    pub func: Option<Node<'t>>,
+    pub in_template: bool,
+    /// Parameters and locals visible at the loop.
+    pub decls: &'a [VarDecl],
     pub src: &'a [u8],
     pub macros: &'a Macros,
     pub node: Node<'t>,
@@ -51,6 +56,10 @@ pub fn extent_from_subscripts<'a>(
     let mut best: Option<Poly> = None;
     for s in subs {
         let max = max_over(s, nest)?;
+        // A bound read from data (`rowptr[r + 1]`) says nothing about the extent.
+        if max.vars().iter().any(|v| v.contains('[')) {
+            return None;
+        }
         let ext = max.add(&Poly::constant(1))?.without_negative_terms();
         best = match best {
             None => Some(ext),
@@ -76,7 +85,7 @@ struct Param {
 
 pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     let src = req.src;
-    let func = enclosing_function(req.node).ok_or("the loop is not inside a function")?;
+    let func = req.func.ok_or("the loop is not inside a function")?;
     if func.kind() == "lambda_expression" {
         return Err("loops inside lambdas are not outlined".into());
     }
@@ -86,18 +95,16 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             "`{func_name}` is a member or template function; outline a free function"
         ));
     }
-    if func
-        .parent()
-        .is_some_and(|p| p.kind() == "template_declaration")
-    {
+    if req.in_template {
         return Err(format!(
             "`{func_name}` is a template: its types are only known per instantiation"
         ));
     }
-    let decls = visible_vars(func, req.node.start_byte(), src);
+    let decls = req.decls;
     let decl_of: HashMap<&str, &VarDecl> = decls.iter().map(|d| (d.name.as_str(), d)).collect();
     let nest_vars: HashSet<&str> = req.nest.iter().map(|i| i.var.as_str()).collect();
 
+    let callees = callee_ids(req.node);
     // Free identifiers of the nest, in order of first use.
     let mut used: Vec<String> = Vec::new();
     let mut used_macros: BTreeSet<String> = BTreeSet::new();
@@ -108,9 +115,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         }
         if n.kind() == "identifier" {
             let name = text(n, src).to_string();
-            let is_callee = n.parent().is_some_and(|p| {
-                p.kind() == "call_expression" && p.child_by_field_name("function") == Some(n)
-            });
+            let is_callee = callees.contains(&n.id());
             if req.macros.definitions.contains_key(&name) {
                 used_macros.insert(name);
             } else if is_callee || req.facts.locals.contains(&name) {
@@ -301,6 +306,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             upper: rename_size(&i.upper),
             step: i.step,
             span: rename_size(&i.span),
+            data_dependent: i.data_dependent,
         })
         .collect();
 
@@ -447,7 +453,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
 
     // The whole function is the region when its body is the nest (plus constants) and its
     // parameters already have the contract's shape.
-    let whole = whole_function_params(func, req, &decls, &params);
+    let whole = whole_function_params(func, req, decls, &params);
     let (name, ordered): (String, Vec<Param>) = match whole {
         Some(order) => {
             let mut ordered = Vec::new();
@@ -553,6 +559,10 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             source.push_str(def);
             source.push('\n');
         }
+    }
+    for (_, def) in helpers_used(req) {
+        source.push_str(def);
+        source.push_str("\n\n");
     }
     source.push_str(&signature);
     if whole_function {
@@ -704,12 +714,27 @@ fn reindent(code: &str, from: &str, to: &str) -> String {
 
 fn includes_for(source: &str, calls: &[(String, usize)]) -> Vec<String> {
     let mut inc = Vec::new();
-    let calls_any = |names: &[&str]| {
-        calls.iter().any(|(c, _)| {
-            let base = c.trim_start_matches("std::");
-            names.contains(&base)
-        }) || names.iter().any(|n| calls_in_text(source, n))
-    };
+    // Names followed by `(` in the source (helpers and macros may call what the loop does not).
+    let mut called: HashSet<&str> = calls
+        .iter()
+        .map(|(c, _)| c.trim_start_matches("std::"))
+        .collect();
+    let bytes = source.as_bytes();
+    let mut start = None;
+    for (i, b) in bytes.iter().enumerate() {
+        let ident = b.is_ascii_alphanumeric() || *b == b'_';
+        match (ident, start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                if *b == b'(' {
+                    called.insert(&source[s..i]);
+                }
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    let calls_any = |names: &[&str]| names.iter().any(|n| called.contains(n));
     if calls_any(super::facts::PURE_FUNCTIONS) {
         inc.push("#include <cmath>".to_string());
     }
@@ -738,4 +763,50 @@ fn calls_in_text(source: &str, name: &str) -> bool {
             .next_back()
             .is_some_and(|c| c.is_alphanumeric() || c == '_')
     })
+}
+
+/// Definitions of the file's pure helpers the nest calls, directly or through each other, in
+/// source order.
+fn helpers_used<'a>(req: &'a OutlineRequest) -> Vec<&'a (String, String)> {
+    let helpers = &req.macros.helpers;
+    let mut needed: HashSet<&str> = req
+        .facts
+        .calls
+        .iter()
+        .filter(|(c, _)| helpers.iter().any(|(h, _)| h == c))
+        .map(|(c, _)| c.as_str())
+        .collect();
+    loop {
+        let before = needed.len();
+        for (name, def) in helpers {
+            if needed.contains(name.as_str()) {
+                for (other, _) in helpers {
+                    if calls_in_text(def, other) {
+                        needed.insert(other.as_str());
+                    }
+                }
+            }
+        }
+        if needed.len() == before {
+            break;
+        }
+    }
+    helpers
+        .iter()
+        .filter(|(h, _)| needed.contains(h.as_str()))
+        .collect()
+}
+
+/// Ids of the nodes that name the function of a call (`f` in `f(x)`): those are not variables.
+pub fn callee_ids(root: Node) -> HashSet<usize> {
+    let mut ids = HashSet::new();
+    for_each_descendant(root, |n| {
+        if n.kind() == "call_expression" {
+            if let Some(f) = n.child_by_field_name("function") {
+                ids.insert(f.id());
+            }
+        }
+        true
+    });
+    ids
 }

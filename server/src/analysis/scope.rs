@@ -61,18 +61,6 @@ pub fn is_known_scalar(ty: &str) -> bool {
         )
 }
 
-/// The function (or lambda) a node sits in.
-pub fn enclosing_function(node: Node) -> Option<Node> {
-    let mut n = node.parent();
-    while let Some(p) = n {
-        if matches!(p.kind(), "function_definition" | "lambda_expression") {
-            return Some(p);
-        }
-        n = p.parent();
-    }
-    None
-}
-
 pub fn function_name(func: Node, src: &[u8]) -> Option<String> {
     let mut d = func.child_by_field_name("declarator")?;
     for _ in 0..16 {
@@ -109,9 +97,24 @@ pub fn function_params<'t>(func: Node<'t>) -> Vec<Node<'t>> {
     Vec::new()
 }
 
-/// Parameters and locals declared before `before` (byte offset), outside nested lambdas; a later
-/// declaration of the same name wins (the nearest one in scope, approximately).
-pub fn visible_vars(func: Node, before: usize, src: &[u8]) -> Vec<VarDecl> {
+/// Parameters and locals declared before `before` (byte offset) among `all` (from
+/// [`function_vars`]); a later declaration of the same name wins (the nearest one in scope,
+/// approximately).
+pub fn visible_at(all: &[VarDecl], before: usize) -> Vec<VarDecl> {
+    let mut vars: Vec<VarDecl> = Vec::new();
+    for v in all.iter().filter(|v| v.is_param || v.start_byte < before) {
+        vars.retain(|x| x.name != v.name);
+        vars.push(v.clone());
+    }
+    vars
+}
+
+/// Every parameter and local of a function (outside nested lambdas), in source order.
+pub fn function_vars(func: Node, src: &[u8]) -> Vec<VarDecl> {
+    visible_vars(func, usize::MAX, src)
+}
+
+fn visible_vars(func: Node, before: usize, src: &[u8]) -> Vec<VarDecl> {
     let mut vars: Vec<VarDecl> = Vec::new();
     for p in function_params(func) {
         if matches!(
@@ -137,7 +140,6 @@ pub fn visible_vars(func: Node, before: usize, src: &[u8]) -> Vec<VarDecl> {
                     .collect();
                 for d in decls {
                     if let Some(v) = var_decl(n, d, false, src) {
-                        vars.retain(|x| x.name != v.name);
                         vars.push(v);
                     }
                 }

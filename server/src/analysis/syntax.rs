@@ -86,6 +86,8 @@ pub struct Macros {
     pub definitions: HashMap<String, String>,
     /// Function-like macros whose body has no assignment, increment or statement: safe in a loop.
     pub pure_functions: Vec<String>,
+    /// Pure helper functions defined in the file (name, definition), in source order.
+    pub helpers: Vec<(String, String)>,
 }
 
 impl Macros {
@@ -115,6 +117,30 @@ impl Macros {
                     m.definitions.insert(name, def);
                 }
                 "function_definition" => {}
+                "declaration" => {
+                    // File-level `const int N = 512;` is as good as a macro.
+                    let t = text(node, src);
+                    let is_const = t.trim_start().starts_with("const ")
+                        || t.trim_start().starts_with("constexpr ")
+                        || t.trim_start().starts_with("static const ");
+                    let mut cursor = node.walk();
+                    let decls: Vec<Node> = node
+                        .children_by_field_name("declarator", &mut cursor)
+                        .collect();
+                    if is_const && decls.len() == 1 && decls[0].kind() == "init_declarator" {
+                        let name = decls[0].child_by_field_name("declarator");
+                        let value = decls[0].child_by_field_name("value");
+                        if let (Some(name), Some(value)) = (name, value) {
+                            if name.kind() == "identifier" {
+                                if let Some(v) = parse_int_literal(&text(value, src)) {
+                                    let name = text(name, src).to_string();
+                                    m.values.insert(name.clone(), v);
+                                    m.definitions.insert(name, t.trim().to_string());
+                                }
+                            }
+                        }
+                    }
+                }
                 _ => {
                     for child in node.named_children(&mut cursor) {
                         stack.push(child);
@@ -163,5 +189,77 @@ pub fn parser_language(lang: Language) -> tree_sitter::Language {
     match lang {
         Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
         Language::Cuda => tree_sitter_cuda::LANGUAGE.into(),
+    }
+}
+
+/// A loop with what the analysis needs about its surroundings, found in one walk: tree-sitter's
+/// `Node::parent` re-descends from the root, which is linear in the file's top-level items, so
+/// ancestry is tracked here instead of asked for.
+#[derive(Debug, Clone, Copy)]
+pub struct LoopSite<'t> {
+    pub node: Node<'t>,
+    /// Index of the nearest enclosing loop in the returned list.
+    pub parent: Option<usize>,
+    pub depth: usize,
+    /// Nearest enclosing function definition or lambda.
+    pub func: Option<Node<'t>>,
+    /// The enclosing function is a template.
+    pub in_template: bool,
+    /// The previous named sibling that is not a comment (a `#pragma` line).
+    pub prev_named: Option<Node<'t>>,
+}
+
+pub fn loop_sites<'t>(unit: Node<'t>) -> Vec<LoopSite<'t>> {
+    let mut sites: Vec<LoopSite<'t>> = Vec::new();
+    // Ancestors of the current node, with the site index of those that are loops.
+    let mut ancestors: Vec<(Node<'t>, Option<usize>)> = Vec::new();
+    // Previous named sibling at each depth.
+    let mut prev: Vec<Option<Node<'t>>> = vec![None];
+    let mut cursor = unit.walk();
+    loop {
+        let node = cursor.node();
+        let mut site_idx = None;
+        if is_loop(node.kind()) {
+            let parent = ancestors.iter().rev().find_map(|(_, s)| *s);
+            let depth = ancestors.iter().filter(|(_, s)| s.is_some()).count();
+            let func_pos = ancestors.iter().rposition(|(a, _)| {
+                matches!(a.kind(), "function_definition" | "lambda_expression")
+            });
+            let func = func_pos.map(|p| ancestors[p].0);
+            let in_template = func_pos
+                .is_some_and(|p| p > 0 && ancestors[p - 1].0.kind() == "template_declaration");
+            sites.push(LoopSite {
+                node,
+                parent,
+                depth,
+                func,
+                in_template,
+                prev_named: prev.last().copied().flatten(),
+            });
+            site_idx = Some(sites.len() - 1);
+        }
+        if node.is_named() && node.kind() != "comment" {
+            if let Some(p) = prev.last_mut() {
+                *p = Some(node);
+            }
+        }
+        if cursor.goto_first_child() {
+            ancestors.push((node, site_idx));
+            prev.push(None);
+            continue;
+        }
+        loop {
+            if cursor.node() == unit {
+                return sites;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return sites;
+            }
+            ancestors.pop();
+            prev.pop();
+        }
     }
 }

@@ -132,6 +132,11 @@ fn corpus_omp_hints_and_syntax_errors() {
 }
 
 #[test]
+fn corpus_shapes_from_real_code() {
+    check_corpus_file("unseen_shapes.cpp");
+}
+
+#[test]
 fn corpus_cuda_file() {
     check_corpus_file("kernels.cu");
 }

@@ -430,7 +430,7 @@ fn stencil_reads(
         }
         let mut distinct: Vec<(&Vec<Option<Poly>>, &str)> = Vec::new();
         for r in refs {
-            if r.subs.iter().any(Option::is_none) {
+            if r.subs.iter().any(Option::is_none) || r.in_header {
                 continue;
             }
             if !r

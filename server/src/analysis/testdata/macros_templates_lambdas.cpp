@@ -66,3 +66,33 @@ struct Particle {
 void move(int n, Particle* p, float dt) {
     for (int i = 0; i < n; ++i) p[i].x += dt * p[i].v;  // expect: kind=map region=no
 }
+
+static inline float sq(float x) { return x * x; }
+
+float norm2(float x, float y) {
+    float s = sq(x) + sq(y);
+    return std::sqrt(s);
+}
+
+int counter = 0;
+
+int next_id(int x) {
+    counter += x;
+    return counter;
+}
+
+void with_pure_helpers(int n, const float* x, const float* y, float* r) {
+    for (int i = 0; i < n; ++i) r[i] = norm2(x[i], y[i]);  // expect: kind=map region=yes
+}
+
+void with_impure_helper(int n, int* ids) {
+    for (int i = 0; i < n; ++i) ids[i] = next_id(i);  // expect: kind=sequential reason="calls `next_id`"
+}
+
+void static_local(int n, int* a) {
+    for (int i = 0; i < n; ++i) {  // expect: kind=sequential reason="`calls`"
+        static int calls = 0;
+        calls++;
+        a[i] = calls;
+    }
+}

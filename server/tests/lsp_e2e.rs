@@ -190,3 +190,55 @@ fn offloading_a_sequential_loop_is_refused_with_the_reason() {
     assert!(msg.contains("cannot be offloaded"), "{resp}");
     assert!(c.shutdown().success());
 }
+
+#[test]
+fn unknown_methods_out_of_range_positions_and_huge_files_are_handled() {
+    let root = workspace("saxpy");
+    let file = root.join("saxpy.cpp");
+    let uri = uri_of(&file);
+    let mut c = Client::spawn(&[]);
+    c.initialize(&root, json!({}), false);
+    let resp = c.request("cuda-offload/noSuchMethod", json!({}), T);
+    assert_eq!(resp["error"]["code"], -32601, "{resp}");
+
+    c.open(&uri, &std::fs::read_to_string(&file).unwrap());
+    c.diagnostics(&uri, Some(1), T);
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 100000, "character": 9999}}),
+        T,
+    );
+    assert!(hover["error"].is_null() && hover["result"].is_null(), "{hover}");
+    // An edit whose range lies past the end is clamped, not a crash.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2},
+               "contentChanges": [{"range": {"start": {"line": 5000, "character": 3}, "end": {"line": 6000, "character": 0}},
+                                   "text": "\n// appended\n"}]}),
+    );
+    assert!(!c.diagnostics(&uri, Some(2), T).is_empty());
+
+    // A 20k-line file of loops: analysed, every hot loop diagnosed.
+    let big_uri = uri_of(&root.join("big.cpp"));
+    let mut big = String::new();
+    for k in 0..2000 {
+        big.push_str(&format!(
+            "void f{k}(int n, const float* x, float* y) {{\n    for (int i = 0; i < n; ++i) {{\n        y[i] = 2.0f * x[i];\n    }}\n}}\n\n\n\n\n\n"
+        ));
+    }
+    c.open(&big_uri, &big);
+    let diags = c.diagnostics(&big_uri, Some(1), Duration::from_secs(60));
+    assert_eq!(diags.len(), 2000);
+    c.notify("textDocument/didClose", json!({"textDocument": {"uri": big_uri}}));
+    assert!(c.diagnostics(&big_uri, None, T).is_empty(), "closing clears the diagnostics");
+    assert!(c.shutdown().success());
+}
+
+#[test]
+fn a_client_that_disappears_ends_the_server() {
+    let root = workspace("saxpy");
+    let mut c = Client::spawn(&[]);
+    c.initialize(&root, json!({}), true);
+    let status = c.close_stdin_and_wait(Duration::from_secs(10));
+    assert!(status.is_some(), "the server kept running after its client went away");
+}

@@ -221,6 +221,21 @@ impl Client {
             .unwrap_or_default()
     }
 
+    /// Closes the server's stdin (the client vanished) and waits for it to exit.
+    pub fn close_stdin_and_wait(mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let (_, dead) = std::io::pipe().expect("pipe");
+        // Replacing our end drops the real pipe: the server reads EOF.
+        self.stdin = ChildStdin::from(std::os::fd::OwnedFd::from(dead));
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        None
+    }
+
     pub fn shutdown(mut self) -> std::process::ExitStatus {
         let _ = self.request("shutdown", Value::Null, Duration::from_secs(10));
         self.notify("exit", Value::Null);

@@ -29,7 +29,7 @@ pub fn hash(parts: &[&[u8]]) -> String {
 }
 
 /// Largest reference run kept in the cache.
-pub const MAX_REFERENCE_BYTES: u64 = 256 << 20;
+pub const MAX_REFERENCE_BYTES: u64 = 2 << 30;
 
 #[derive(Debug, Clone)]
 pub struct Cache {
@@ -76,7 +76,8 @@ impl Cache {
         d.join("done").is_file().then_some(d)
     }
 
-    /// Copies a finished reference run into the cache; returns where it now is. Runs larger than
+    /// Copies a finished reference run into the cache (shared by every candidate of a search, so the
+    /// serial time is measured once); returns where it now is. Runs larger than
     /// `MAX_REFERENCE_BYTES` (the timed size of a memory-bound loop writes hundreds of MB) are not
     /// kept: recomputing them costs seconds, keeping them would fill the user's cache.
     pub fn store_reference(&self, key: &str, from: &Path) -> Option<PathBuf> {

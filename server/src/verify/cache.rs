@@ -28,6 +28,9 @@ pub fn hash(parts: &[&[u8]]) -> String {
     hex::encode(h.finalize())
 }
 
+/// Largest reference run kept in the cache.
+pub const MAX_REFERENCE_BYTES: u64 = 2 << 30;
+
 #[derive(Debug, Clone)]
 pub struct Cache {
     dir: PathBuf,
@@ -73,8 +76,20 @@ impl Cache {
         d.join("done").is_file().then_some(d)
     }
 
-    /// Copies a finished reference run into the cache; returns where it now is.
+    /// Copies a finished reference run into the cache (shared by every candidate of a search, so the
+    /// serial time is measured once); returns where it now is. Runs larger than
+    /// `MAX_REFERENCE_BYTES` (the timed size of a memory-bound loop writes hundreds of MB) are not
+    /// kept: recomputing them costs seconds, keeping them would fill the user's cache.
     pub fn store_reference(&self, key: &str, from: &Path) -> Option<PathBuf> {
+        let size: u64 = std::fs::read_dir(from)
+            .ok()?
+            .flatten()
+            .filter_map(|e| e.metadata().ok())
+            .map(|m| m.len())
+            .sum();
+        if size > MAX_REFERENCE_BYTES {
+            return None;
+        }
         let root = self.dir.join("references");
         let stage = root.join(format!("stage-{key}-{}", std::process::id()));
         std::fs::create_dir_all(&stage).ok()?;

@@ -34,7 +34,7 @@ pub use outcome::{Diagnostic, RewardForm, Timing, VerifyOutcome, reward};
 pub use sandbox::SandboxInfo;
 
 /// Bumped whenever the harness or the judging changes, so cached outcomes are not reused.
-const VERIFIER_VERSION: &str = "verify-1";
+const VERIFIER_VERSION: &str = "verify-2";
 
 /// Roofline ceilings; the defaults were measured on the H200 (ENVIRONMENT.md).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -625,12 +625,8 @@ impl Verifier {
                         None => native.clone(),
                     };
                     let got = read(&got_path)?;
-                    compare::compare_floats(
-                        &native,
-                        &hp,
-                        &got,
-                        compare::Tolerance::for_type(&p.elem_type, terms),
-                    )
+                    let tol = compare::Tolerance::for_output(&p.elem_type, terms, &hp);
+                    compare::compare_floats(&native, &hp, &got, tol)
                 } else {
                     let expected = compare::read_i64(&refs.native.join(&file)).map_err(ref_err)?;
                     let got = compare::read_i64(&got_path).map_err(ref_err)?;

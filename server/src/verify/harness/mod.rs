@@ -338,17 +338,35 @@ static void co_after_candidate(const char* what) {
     // Device buffers.
     s.push_str("struct CoDev {\n");
     for p in region.params.iter().filter(|p| p.is_array) {
-        let _ = writeln!(s, "    {}* {} = nullptr;", p.elem_type, p.name);
+        let _ = writeln!(
+            s,
+            "    {}* {n} = nullptr;\n    long long co_cap_{n} = 0;",
+            p.elem_type,
+            n = p.name
+        );
     }
     s.push_str("};\n\nstatic void co_alloc(CoDev& D, const CoArgs& A) {\n");
     for p in region.params.iter().filter(|p| p.is_array) {
         let _ = writeln!(
             s,
-            "    CO_CK(cudaMalloc((void**)&D.{n}, (size_t)A.co_ext_{n} * sizeof({t})));",
+            "    CO_CK(cudaMalloc((void**)&D.{n}, (size_t)A.co_ext_{n} * sizeof({t})));\n    D.co_cap_{n} = A.co_ext_{n};",
             n = p.name,
             t = p.elem_type
         );
     }
+    // Extents may depend on drawn scalars (a bin count): timed samples re-allocate, untimed, when
+    // a fresh input set no longer fits.
+    s.push_str(
+        "}\n\nstatic bool co_fits(const CoDev& D, const CoArgs& A) {\n    bool ok = true;\n",
+    );
+    for p in region.params.iter().filter(|p| p.is_array) {
+        let _ = writeln!(
+            s,
+            "    ok = ok && A.co_ext_{n} <= D.co_cap_{n};",
+            n = p.name
+        );
+    }
+    s.push_str("    (void)D; (void)A;\n    return ok;\n");
     s.push_str("}\n\nstatic void co_free(CoDev& D) {\n");
     for p in region.params.iter().filter(|p| p.is_array) {
         let _ = writeln!(s, "    cudaFree(D.{});", p.name);
@@ -453,6 +471,7 @@ int main(int argc, char** argv) {
             CO_CK(cudaMalloc(&flush, flush_bytes));
             for (int w = 0; w < it.warmups; ++w) {
                 co_make(A, it.sizes, it.seed + 100000ULL + (unsigned long long)w, w % 2);
+                if (!co_fits(D, A)) { co_free(D); co_alloc(D, A); }
                 co_upload(D, A, 0); co_upload(D, A, 1);
                 co_call(D, A);
                 co_after_candidate("warm-up");
@@ -467,6 +486,7 @@ int main(int argc, char** argv) {
             for (int i = 0; i < it.max_samples; ++i) {
                 // Fresh inputs every sample: nothing can be cached across samples.
                 co_make(A, it.sizes, it.seed + (unsigned long long)i, i % 2);
+                if (!co_fits(D, A)) { co_free(D); co_alloc(D, A); }
                 CO_CK(cudaMemset(flush, i & 0xff, flush_bytes));
                 co_upload(D, A, 0);
                 CO_CK(cudaDeviceSynchronize());

@@ -103,15 +103,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// The loop at `line` of `file`, outlined by analysis.
 ///
-/// MERGE: the analysis branch provides `crate::analysis::analyze_file(path)?.loop_at_line(n)`;
-/// wire it here as
-/// `analyze_file(file)?.loop_at_line(line).and_then(|l| l.region.clone()).context(...)`.
+/// The region of the loop containing `line` (1-based), as analysis outlines it.
 fn region_at_line(file: &Path, line: usize) -> anyhow::Result<OffloadRegion> {
-    bail!(
-        "FILE --line needs the analysis module, which this build does not have yet ({}:{line}); \
-         pass the loop as --region REGION.json (or builtin:NAME)",
-        file.display()
-    )
+    let report = crate::analysis::analyze_file(file)
+        .with_context(|| format!("cannot analyse {}", file.display()))?;
+    let lp = report
+        .loop_at_line(line)
+        .with_context(|| format!("no loop at {}:{line}", file.display()))?;
+    lp.region.clone().with_context(|| {
+        format!(
+            "the loop at {}:{} cannot be verified as a region: {}",
+            file.display(),
+            lp.line,
+            lp.reason
+        )
+    })
 }
 
 /// `builtin:NAME` or a JSON file (relative to `base`).

@@ -16,7 +16,6 @@ use tower_lsp_server::ls_types::*;
 use super::publish;
 use crate::lsp::jobs::JobInfo;
 use crate::lsp::state::{LoopResult, State};
-use crate::lsp::to_proto;
 use crate::search::Progress;
 use crate::search::offload::{LineEdit, OffloadRequest};
 
@@ -450,31 +449,11 @@ async fn apply_kept(client: &Client, state: &State, arg: JobArg) -> Result<Optio
 
 fn show_path(state: &State, arg: LoopArg) -> Result<Option<LSPAny>> {
     let uri = parse_uri(&arg.uri)?;
-    let report = {
-        let doc = state
-            .documents
-            .get(&uri)
-            .ok_or_else(|| Error::invalid_params("document is not open"))?;
-        doc.report().loop_at_line(arg.line as usize + 1).cloned()
-    };
-    let report =
-        report.ok_or_else(|| Error::invalid_params(format!("no loop at line {}", arg.line + 1)))?;
-    let suggestions = report
-        .region
-        .as_ref()
-        .map(|r| {
-            state
-                .runner()
-                .map(|run| run.suggested_paths(r, 5))
-                .unwrap_or_default()
-        })
-        .unwrap_or_default();
-    let results = state.results_for(&uri);
-    let md = to_proto::hover_markdown(
-        &report,
-        &suggestions,
-        results.iter().find(|r| r.line == report.line),
-    );
+    if !state.documents.contains_key(&uri) {
+        return Err(Error::invalid_params("document is not open"));
+    }
+    let md = super::hover::loop_markdown(state, &uri, arg.line as usize + 1, 5)
+        .ok_or_else(|| Error::invalid_params(format!("no loop at line {}", arg.line + 1)))?;
     Ok(Some(serde_json::json!({"markdown": md})))
 }
 

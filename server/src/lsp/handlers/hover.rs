@@ -1,30 +1,20 @@
 //! `textDocument/hover` on a loop: verdict, reason, suggested paths, and the path taken.
 
-use tower_lsp_server::ls_types::{Hover, HoverContents, HoverParams, MarkupContent, MarkupKind};
+use tower_lsp_server::ls_types::{
+    Hover, HoverContents, HoverParams, MarkupContent, MarkupKind, Uri,
+};
 
 use crate::lsp::state::State;
 use crate::lsp::to_proto;
 
 pub fn handle(state: &State, params: HoverParams) -> Option<Hover> {
     let pos = params.text_document_position_params;
-    let uri = pos.text_document.uri;
-    let line = pos.position.line as usize + 1;
-    let doc = state.documents.get(&uri)?;
-    let report = doc.report().loop_at_line(line)?.clone();
-    drop(doc);
-    let suggestions = report
-        .region
-        .as_ref()
-        .map(|r| {
-            state
-                .runner()
-                .map(|run| run.suggested_paths(r, 3))
-                .unwrap_or_default()
-        })
-        .unwrap_or_default();
-    let results = state.results_for(&uri);
-    let result = results.iter().find(|r| r.line == report.line);
-    let markdown = to_proto::hover_markdown(&report, &suggestions, result);
+    let markdown = loop_markdown(
+        state,
+        &pos.text_document.uri,
+        pos.position.line as usize + 1,
+        3,
+    )?;
     Some(Hover {
         contents: HoverContents::Markup(MarkupContent {
             kind: MarkupKind::Markdown,
@@ -32,4 +22,22 @@ pub fn handle(state: &State, params: HoverParams) -> Option<Hover> {
         }),
         range: None,
     })
+}
+
+/// The Markdown shown for the loop containing a 1-based line (hover, `cuda-offload.showPath`):
+/// verdict, up to `paths` suggested paths from the graph, and the search result if any.
+pub fn loop_markdown(state: &State, uri: &Uri, line: usize, paths: usize) -> Option<String> {
+    let report = state
+        .documents
+        .get(uri)?
+        .report()
+        .loop_at_line(line)?
+        .clone();
+    let suggestions = match (&report.region, state.runner()) {
+        (Some(region), Ok(runner)) => runner.suggested_paths(region, paths),
+        _ => Vec::new(),
+    };
+    let results = state.results_for(uri);
+    let result = results.iter().find(|r| r.line == report.line);
+    Some(to_proto::hover_markdown(&report, &suggestions, result))
 }

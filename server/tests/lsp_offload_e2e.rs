@@ -4,10 +4,10 @@
 //! the "Apply kept CUDA kernel" action; and cancellation by the progress cancel button. The last two
 //! talk to a local OpenAI-style server that holds the recorded answer until the test releases it.
 
-mod lsp_support;
 #[allow(dead_code)]
 #[path = "support/http.rs"]
 mod http;
+mod lsp_support;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -20,6 +20,9 @@ use tokio::sync::Semaphore;
 const T: Duration = Duration::from_secs(30);
 /// A search compiles its candidate with nvcc; on a loaded 2-core machine that takes a while.
 const SEARCH: Duration = Duration::from_secs(240);
+/// The search the cassette was recorded with (tests/cassettes/README.md).
+const STRATEGY: &str = "enumerate";
+const BUDGET: u64 = 1;
 /// The loop `for (int i = 0; i < n; ++i)` in saxpy.cpp, 0-based.
 const LOOP_LINE: u64 = 6;
 
@@ -138,9 +141,15 @@ fn check_apply_edit(edit: &Value, root: &Path, uri: &str, text: &str) -> String 
     assert!(!source_edits.is_empty(), "no edit of saxpy.cpp in {edit}");
     let after = apply_edits(text, &source_edits);
     assert!(after.contains("saxpy_cuda(n, a, x, y);"), "{after}");
-    assert!(!after.contains("y[i] = a * x[i] + y[i];"), "loop kept:\n{after}");
+    assert!(
+        !after.contains("y[i] = a * x[i] + y[i];"),
+        "loop kept:\n{after}"
+    );
     // The rest of the file is untouched: main still calls saxpy.
-    assert!(after.contains("saxpy(n, 2.0f, x.data(), y.data());"), "{after}");
+    assert!(
+        after.contains("saxpy(n, 2.0f, x.data(), y.data());"),
+        "{after}"
+    );
     after
 }
 
@@ -152,7 +161,7 @@ fn offload_with_recorded_answers_reports_progress_and_applies_the_kernel() {
     c.initialize(
         &root,
         json!({"backend": "replay", "cassette": cassette(), "model": cassette_model(),
-               "strategy": "standard", "budget": 1}),
+               "strategy": STRATEGY, "budget": BUDGET}),
         true,
     );
     open_saxpy(&mut c, &uri, &text);
@@ -191,7 +200,11 @@ fn offload_with_recorded_answers_reports_progress_and_applies_the_kernel() {
         })
         .collect();
     assert_eq!(states.first().map(String::as_str), Some("running"));
-    assert_eq!(states.last().map(String::as_str), Some("done"), "{states:?}");
+    assert_eq!(
+        states.last().map(String::as_str),
+        Some("done"),
+        "{states:?}"
+    );
 
     let edits = messages(&c, "workspace/applyEdit");
     assert_eq!(edits.len(), 1, "{edits:?}");
@@ -221,22 +234,25 @@ fn offload_with_recorded_answers_reports_progress_and_applies_the_kernel() {
     assert!(c.shutdown().success());
 }
 
-/// An OpenAI-style server answering with the cassette's recorded answer, once a permit is added
-/// to the returned semaphore (one per answer). A request unlike the recorded one gets a 400.
+/// An OpenAI-style server answering each request with the cassette's recorded answer to it, one
+/// answer per permit added to the returned semaphore. A request the cassette does not hold gets a 400.
 fn held_model_server(rt: &tokio::runtime::Runtime) -> (http::TestServer, Arc<Semaphore>) {
-    let lines = cassette_lines();
-    let entry = lines[1].clone();
+    let entries: Arc<Vec<Value>> = Arc::new(cassette_lines().split_off(1));
     let gate = Arc::new(Semaphore::new(0));
     let held = gate.clone();
     let server = rt.block_on(http::serve(move |req, stream| {
-        let entry = entry.clone();
+        let entries = entries.clone();
         let held = held.clone();
         async move {
-            if req.json()["messages"] != entry["request"]["messages"] {
-                let why = format!("not the recorded request: {}", req.json());
+            let asked = req.json();
+            let Some(entry) = entries
+                .iter()
+                .find(|e| e["request"]["messages"] == asked["messages"])
+            else {
+                let why = format!("not a recorded request: {asked}");
                 http::respond(stream, 400, "text/plain", why.as_bytes()).await;
                 return;
-            }
+            };
             let Ok(permit) = held.acquire().await else {
                 return;
             };
@@ -267,7 +283,7 @@ fn start_held(root: &Path, server: &http::TestServer) -> Client {
     c.initialize(
         root,
         json!({"backend": "openai", "url": format!("{}/v1", server.url()), "model": cassette_model(),
-               "strategy": "standard", "budget": 1}),
+               "strategy": STRATEGY, "budget": BUDGET}),
         true,
     );
     c
@@ -299,10 +315,14 @@ fn an_edit_during_the_search_keeps_the_result_for_the_apply_kept_action() {
     c.diagnostics(&uri, Some(2), T);
     let edited = format!(
         "{}// edited during the search\n{}",
-        text.split_inclusive('\n').take(main_line).collect::<String>(),
-        text.split_inclusive('\n').skip(main_line).collect::<String>()
+        text.split_inclusive('\n')
+            .take(main_line)
+            .collect::<String>(),
+        text.split_inclusive('\n')
+            .skip(main_line)
+            .collect::<String>()
     );
-    gate.add_permits(1);
+    gate.add_permits(BUDGET as usize);
 
     let resp = c.response(id, SEARCH);
     assert_eq!(resp["result"]["state"], "done", "{resp}");

@@ -307,6 +307,11 @@ pub fn run(
             {
                 set_limit(libc::RLIMIT_NPROC, p)?;
             }
+            // If the server dies (its client vanished, a crash), the candidate dies with it instead
+            // of running on as an orphan. Set last: a credential change clears it.
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
             Ok(())
         });
     }

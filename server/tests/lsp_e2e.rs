@@ -208,7 +208,10 @@ fn unknown_methods_out_of_range_positions_and_huge_files_are_handled() {
         json!({"textDocument": {"uri": uri}, "position": {"line": 100000, "character": 9999}}),
         T,
     );
-    assert!(hover["error"].is_null() && hover["result"].is_null(), "{hover}");
+    assert!(
+        hover["error"].is_null() && hover["result"].is_null(),
+        "{hover}"
+    );
     // An edit whose range lies past the end is clamped, not a crash.
     c.notify(
         "textDocument/didChange",
@@ -229,8 +232,14 @@ fn unknown_methods_out_of_range_positions_and_huge_files_are_handled() {
     c.open(&big_uri, &big);
     let diags = c.diagnostics(&big_uri, Some(1), Duration::from_secs(60));
     assert_eq!(diags.len(), 2000);
-    c.notify("textDocument/didClose", json!({"textDocument": {"uri": big_uri}}));
-    assert!(c.diagnostics(&big_uri, None, T).is_empty(), "closing clears the diagnostics");
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": big_uri}}),
+    );
+    assert!(
+        c.diagnostics(&big_uri, None, T).is_empty(),
+        "closing clears the diagnostics"
+    );
     assert!(c.shutdown().success());
 }
 
@@ -240,5 +249,8 @@ fn a_client_that_disappears_ends_the_server() {
     let mut c = Client::spawn(&[]);
     c.initialize(&root, json!({}), true);
     let status = c.close_stdin_and_wait(Duration::from_secs(10));
-    assert!(status.is_some(), "the server kept running after its client went away");
+    assert!(
+        status.is_some(),
+        "the server kept running after its client went away"
+    );
 }

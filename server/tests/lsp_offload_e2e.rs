@@ -325,8 +325,12 @@ fn an_edit_during_the_search_keeps_the_result_for_the_apply_kept_action() {
         .expect("the job is announced");
     wait_until("the search asks the model", || server.hits() >= 1);
 
-    // The user edits main() (below the loop) while the model is still answering.
-    let main_line = text.lines().position(|l| l.contains("int main(")).unwrap();
+    // The user adds a line above the loop while the model is still answering: the kept result
+    // must follow the loop down one line.
+    let main_line = text
+        .lines()
+        .position(|l| l.contains("void saxpy("))
+        .unwrap();
     c.notify(
         "textDocument/didChange",
         json!({"textDocument": {"uri": uri, "version": 2},
@@ -362,7 +366,7 @@ fn an_edit_during_the_search_keeps_the_result_for_the_apply_kept_action() {
     let actions = c.request(
         "textDocument/codeAction",
         json!({"textDocument": {"uri": uri},
-               "range": {"start": {"line": LOOP_LINE, "character": 0}, "end": {"line": LOOP_LINE, "character": 0}},
+               "range": {"start": {"line": LOOP_LINE + 1, "character": 0}, "end": {"line": LOOP_LINE + 1, "character": 0}},
                "context": {"diagnostics": []}}),
         T,
     );

@@ -49,34 +49,32 @@ impl FrameParser {
 
     /// The next frame's body, unchecked (`Err` holds the answer to a bad header).
     fn next_body(&mut self) -> Option<Result<Vec<u8>, String>> {
-        loop {
-            let header_end = find(&self.buf, b"\r\n\r\n")?;
-            let header = String::from_utf8_lossy(&self.buf[..header_end]).to_string();
-            let length = header.lines().find_map(|line| {
-                let (name, value) = line.split_once(':')?;
-                name.trim()
-                    .eq_ignore_ascii_case("content-length")
-                    .then(|| value.trim().parse::<usize>().ok())?
-            });
-            let Some(length) = length.filter(|&l| l <= MAX_BODY) else {
-                // No usable header: drop up to the next header start, answer once.
-                let skip = find(&self.buf[1..], b"Content-Length")
-                    .map(|i| i + 1)
-                    .unwrap_or(header_end + 4);
-                self.buf.drain(..skip);
-                return Some(Err(error_answer(
-                    -32700,
-                    "Parse error: bad or missing Content-Length header",
-                )));
-            };
-            let body_start = header_end + 4;
-            if self.buf.len() < body_start + length {
-                return None;
-            }
-            let body: Vec<u8> = self.buf[body_start..body_start + length].to_vec();
-            self.buf.drain(..body_start + length);
-            return Some(Ok(body));
+        let header_end = find(&self.buf, b"\r\n\r\n")?;
+        let header = String::from_utf8_lossy(&self.buf[..header_end]).to_string();
+        let length = header.lines().find_map(|line| {
+            let (name, value) = line.split_once(':')?;
+            name.trim()
+                .eq_ignore_ascii_case("content-length")
+                .then(|| value.trim().parse::<usize>().ok())?
+        });
+        let Some(length) = length.filter(|&l| l <= MAX_BODY) else {
+            // No usable header: drop up to the next header start, answer once.
+            let skip = find(&self.buf[1..], b"Content-Length")
+                .map(|i| i + 1)
+                .unwrap_or(header_end + 4);
+            self.buf.drain(..skip);
+            return Some(Err(error_answer(
+                -32700,
+                "Parse error: bad or missing Content-Length header",
+            )));
+        };
+        let body_start = header_end + 4;
+        if self.buf.len() < body_start + length {
+            return None;
         }
+        let body: Vec<u8> = self.buf[body_start..body_start + length].to_vec();
+        self.buf.drain(..body_start + length);
+        Some(Ok(body))
     }
 
     /// The next whole frame's body, for the service's own (trusted) output.

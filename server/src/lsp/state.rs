@@ -69,6 +69,34 @@ pub struct LoopResult {
     pub stale: bool,
     /// Result of the latest re-verification on save, if any.
     pub reverify: Option<(bool, String)>,
+    /// The loop's lines when the search started: a kept result follows them through edits and
+    /// is applied only where they still stand unchanged.
+    pub loop_text: String,
+}
+
+/// Where the loop `loop_text` (whole lines) stands now: the 1-based line of the occurrence
+/// nearest to `old_line`, if it is still there unchanged.
+pub fn relocate(text: &str, loop_text: &str, old_line: usize) -> Option<usize> {
+    if loop_text.is_empty() {
+        return None;
+    }
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    starts
+        .iter()
+        .enumerate()
+        .filter(|&(_, &at)| text[at..].starts_with(loop_text))
+        .map(|(i, _)| i + 1)
+        .min_by_key(|&line| line.abs_diff(old_line))
+}
+
+/// The whole lines `first..=last` (1-based) of `text`.
+pub fn lines_of(text: &str, first: usize, last: usize) -> String {
+    text.split_inclusive('\n')
+        .skip(first.saturating_sub(1))
+        .take(last + 1 - first.max(1))
+        .collect()
 }
 
 pub struct State {
@@ -140,5 +168,29 @@ impl State {
             .get(uri)
             .cloned()
             .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_loop_is_found_where_it_moved_and_not_where_it_changed() {
+        let before =
+            "void f() {\n    for (int i = 0; i < n; ++i) {\n        y[i] = x[i];\n    }\n}\n";
+        let loop_text = lines_of(before, 2, 4);
+        assert_eq!(
+            loop_text,
+            "    for (int i = 0; i < n; ++i) {\n        y[i] = x[i];\n    }\n"
+        );
+        assert_eq!(relocate(before, &loop_text, 2), Some(2));
+        let moved = format!("// a\n// b\n{before}");
+        assert_eq!(relocate(&moved, &loop_text, 2), Some(4));
+        let changed = before.replace("y[i] = x[i]", "y[i] = 2 * x[i]");
+        assert_eq!(relocate(&changed, &loop_text, 2), None);
+        // Two identical loops: the nearest one to where it was.
+        let twice = format!("{before}{before}");
+        assert_eq!(relocate(&twice, &loop_text, 7), Some(7));
     }
 }

@@ -29,9 +29,17 @@ pub async fn handle(client: &Client, state: &State, params: DidChangeTextDocumen
         doc.version = params.text_document.version;
         doc.refresh();
     }
-    if let Some(results) = state.results.lock().expect("results lock").get_mut(&uri) {
+    let text = state.documents.get(&uri).map(|d| d.text());
+    if let (Some(results), Some(text)) = (
+        state.results.lock().expect("results lock").get_mut(&uri),
+        text,
+    ) {
         for r in results.iter_mut().filter(|r| !r.applied) {
             r.stale = true;
+            // A kept result follows its loop when lines are added or removed around it.
+            if let Some(line) = crate::lsp::state::relocate(&text, &r.loop_text, r.line) {
+                r.line = line;
+            }
         }
     }
     publish::diagnostics(client, state, &uri).await;

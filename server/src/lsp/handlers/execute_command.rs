@@ -235,7 +235,15 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
         applied: false,
         stale: false,
         reverify: None,
+        loop_text: crate::lsp::state::lines_of(&source, report.line, report.end_line),
     };
+    // The document may have changed during the search: the result goes where its loop is now.
+    let mut result = result;
+    if let Some(text) = state.documents.get(&uri).map(|d| d.text())
+        && let Some(line) = crate::lsp::state::relocate(&text, &result.loop_text, result.line)
+    {
+        result.line = line;
+    }
     store_result(state, &uri, result);
     let current_version = state.documents.get(&uri).map(|d| d.version);
     let applied = if current_version == Some(version) {
@@ -302,13 +310,28 @@ async fn apply(client: &Client, state: &State, uri: &Uri, job_id: &str) -> bool 
         let Some(doc) = state.documents.get(uri) else {
             return false;
         };
+        // The edits are recomputed against the text as it is now: the user may have edited
+        // around the loop since the search, but never the loop itself.
+        let text = doc.text();
+        let Some(line) = crate::lsp::state::relocate(&text, &result.loop_text, result.line) else {
+            drop(doc);
+            client
+                .show_message(
+                    MessageType::WARNING,
+                    "cuda-offload: the loop changed since the search, so its kernel was not applied; run \"Offload to CUDA\" again",
+                )
+                .await;
+            return false;
+        };
+        let mut region = result.region.clone();
+        region.end_line = line + (region.end_line - region.line);
+        region.line = line;
         let enc = state.encoding();
-        let edits: Vec<OneOf<TextEdit, AnnotatedTextEdit>> = result
-            .summary
-            .source_edits
-            .iter()
-            .map(|e| OneOf::Left(line_edit(&doc.rope, e, enc)))
-            .collect();
+        let edits: Vec<OneOf<TextEdit, AnnotatedTextEdit>> =
+            crate::search::workspace_edit::source_edits(&region, &text)
+                .iter()
+                .map(|e| OneOf::Left(line_edit(&doc.rope, e, enc)))
+                .collect();
         (doc.version, edits)
     };
     let whole_new_file = Range {

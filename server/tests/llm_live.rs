@@ -18,7 +18,7 @@ fn short_request() -> ChatRequest {
         ],
         temperature: 0.0,
         seed: 1,
-        max_tokens: 48,
+        max_tokens: 24,
     }
 }
 
@@ -49,7 +49,7 @@ async fn both_backends_answer_from_the_real_model() {
         a.text
     );
     assert!(a.text.contains("__global__"), "{}", a.text);
-    assert!(a.prompt_tokens > 10 && a.completion_tokens > 0 && a.completion_tokens <= 48);
+    assert!(a.prompt_tokens > 10 && a.completion_tokens > 0 && a.completion_tokens <= 24);
 
     let ollama_name = "qwen2.5-coder:0.5b";
     let adapter = support::ollama_adapter::start(llama.v1(), vec![ollama_name.to_string()]).await;
@@ -72,7 +72,7 @@ async fn both_backends_answer_from_the_real_model() {
     assert_eq!(chats[1]["options"]["temperature"], 0.0);
     assert_eq!(chats[1]["options"]["seed"], 1);
     assert_eq!(chats[1]["options"]["num_ctx"], 4096);
-    assert_eq!(chats[1]["options"]["num_predict"], 48);
+    assert_eq!(chats[1]["options"]["num_predict"], 24);
     assert_eq!(chats[1]["keep_alive"], "600s");
 
     // A model the server lacks is named, with the command that fixes it.

@@ -127,6 +127,40 @@ enum Parsed {
     Kernel(usize, usize, bool, &'static [&'static str]),
     EntryIsKernel,
     Missing(&'static [&'static str]),
+    NoCode,
+}
+
+fn check(name: &str, entry: &str, text: &str, want: Parsed) {
+    match (want, extract_kernel(text, entry)) {
+        (Parsed::Kernel(blocks, merged, dropped_main, names), Ok(k)) => {
+            assert_eq!(
+                (k.blocks, k.merged, k.dropped_main),
+                (blocks, merged, dropped_main),
+                "{name}"
+            );
+            for n in names {
+                assert!(
+                    k.code.contains(&format!("{n}(")),
+                    "{name}: {n} missing from\n{}",
+                    k.code
+                );
+            }
+            assert!(!k.code.contains("```"), "{name}");
+            assert!(!k.code.contains("int main("), "{name}");
+        }
+        (Parsed::EntryIsKernel, Err(AnswerError::EntryIsKernel { entry: e })) => {
+            assert_eq!(e, entry)
+        }
+        (Parsed::Missing(names), Err(AnswerError::MissingEntryPoint { found, .. })) => {
+            assert_eq!(
+                found,
+                names.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                "{name}"
+            );
+        }
+        (Parsed::NoCode, Err(AnswerError::NoCode)) => {}
+        (want, got) => panic!("{name}: expected {want:?}, got {got:?}\n--- answer ---\n{text}"),
+    }
 }
 
 fn expected(name: &str) -> Parsed {
@@ -155,36 +189,7 @@ async fn recorded_answers_parse_as_expected() {
             "histogram_gpu"
         };
         let text = model.lookup(&request).unwrap().text;
-        let parsed = extract_kernel(&text, entry);
-        match (expected(name), parsed) {
-            (Parsed::Kernel(blocks, merged, dropped_main, names), Ok(k)) => {
-                assert_eq!(
-                    (k.blocks, k.merged, k.dropped_main),
-                    (blocks, merged, dropped_main),
-                    "{name}"
-                );
-                for n in names {
-                    assert!(
-                        k.code.contains(&format!("{n}(")),
-                        "{name}: {n} missing from\n{}",
-                        k.code
-                    );
-                }
-                assert!(!k.code.contains("```"), "{name}");
-                assert!(!k.code.contains("int main("), "{name}");
-            }
-            (Parsed::EntryIsKernel, Err(AnswerError::EntryIsKernel { entry: e })) => {
-                assert_eq!(e, entry)
-            }
-            (Parsed::Missing(names), Err(AnswerError::MissingEntryPoint { found, .. })) => {
-                assert_eq!(
-                    found,
-                    names.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-                    "{name}"
-                );
-            }
-            (want, got) => panic!("{name}: expected {want:?}, got {got:?}\n--- answer ---\n{text}"),
-        }
+        check(name, entry, &text, expected(name));
     }
 }
 
@@ -213,5 +218,36 @@ async fn a_recorded_repair_chain_replays_exactly() {
                     .contains(&e.to_string())
             );
         }
+    }
+}
+
+fn expected_1_5b(name: &str) -> Parsed {
+    use Parsed::*;
+    match name {
+        "saxpy/standard" => EntryIsKernel,
+        "shapes/saxpy-two-blocks" => NoCode,
+        // Prose, a `c` tag, includes, kernel, launcher and a demo main in one block.
+        "shapes/histogram-with-main" => Kernel(1, 1, true, &["histogram_kernel", "histogram_gpu"]),
+        // Asked for raw code: fenced anyway, and the launcher is named after the serial function.
+        "shapes/saxpy-raw" => Missing(&["saxpy_kernel", "saxpy"]),
+        other => panic!("no expectation for the recorded 1.5B answer {other}"),
+    }
+}
+
+#[tokio::test]
+async fn recorded_answers_of_the_1_5b_model_parse_as_expected() {
+    let model = Replay::open(&support::cassette_1_5b_path()).unwrap();
+    assert_eq!(model.model(), support::MODEL_1_5B);
+    for (name, request) in support::fixtures::recorded_requests_1_5b() {
+        let entry = if name.contains("saxpy") {
+            "saxpy_gpu"
+        } else {
+            "histogram_gpu"
+        };
+        let text = model
+            .lookup(&request)
+            .unwrap_or_else(|e| panic!("{name}: {e}"))
+            .text;
+        check(name, entry, &text, expected_1_5b(name));
     }
 }

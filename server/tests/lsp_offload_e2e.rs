@@ -4,10 +4,10 @@
 //! the "Apply kept CUDA kernel" action; and cancellation by the progress cancel button. The last two
 //! talk to a local OpenAI-style server that holds the recorded answer until the test releases it.
 
-mod lsp_support;
 #[allow(dead_code)]
 #[path = "support/http.rs"]
 mod http;
+mod lsp_support;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -138,9 +138,15 @@ fn check_apply_edit(edit: &Value, root: &Path, uri: &str, text: &str) -> String 
     assert!(!source_edits.is_empty(), "no edit of saxpy.cpp in {edit}");
     let after = apply_edits(text, &source_edits);
     assert!(after.contains("saxpy_cuda(n, a, x, y);"), "{after}");
-    assert!(!after.contains("y[i] = a * x[i] + y[i];"), "loop kept:\n{after}");
+    assert!(
+        !after.contains("y[i] = a * x[i] + y[i];"),
+        "loop kept:\n{after}"
+    );
     // The rest of the file is untouched: main still calls saxpy.
-    assert!(after.contains("saxpy(n, 2.0f, x.data(), y.data());"), "{after}");
+    assert!(
+        after.contains("saxpy(n, 2.0f, x.data(), y.data());"),
+        "{after}"
+    );
     after
 }
 
@@ -191,7 +197,11 @@ fn offload_with_recorded_answers_reports_progress_and_applies_the_kernel() {
         })
         .collect();
     assert_eq!(states.first().map(String::as_str), Some("running"));
-    assert_eq!(states.last().map(String::as_str), Some("done"), "{states:?}");
+    assert_eq!(
+        states.last().map(String::as_str),
+        Some("done"),
+        "{states:?}"
+    );
 
     let edits = messages(&c, "workspace/applyEdit");
     assert_eq!(edits.len(), 1, "{edits:?}");
@@ -299,8 +309,12 @@ fn an_edit_during_the_search_keeps_the_result_for_the_apply_kept_action() {
     c.diagnostics(&uri, Some(2), T);
     let edited = format!(
         "{}// edited during the search\n{}",
-        text.split_inclusive('\n').take(main_line).collect::<String>(),
-        text.split_inclusive('\n').skip(main_line).collect::<String>()
+        text.split_inclusive('\n')
+            .take(main_line)
+            .collect::<String>(),
+        text.split_inclusive('\n')
+            .skip(main_line)
+            .collect::<String>()
     );
     gate.add_permits(1);
 

@@ -105,6 +105,9 @@ enum GraphCommand {
         /// Only these tasks (comma-separated ids)
         #[arg(long, value_delimiter = ',')]
         tasks: Vec<String>,
+        /// Also split the entries into DIR/manifest.<i>.json, i = 1..=PARTS, for a run that may stop between parts
+        #[arg(long, default_value_t = 1)]
+        parts: usize,
     },
     /// Write the measurements of a `verify --manifest` results.json into the trajectories
     #[command(
@@ -115,9 +118,9 @@ enum GraphCommand {
         code changed since the manifest was written are left as they are and listed."
     )]
     Record {
-        /// results.json of `verify --manifest --out DIR`
-        #[arg(long, value_name = "FILE")]
-        results: PathBuf,
+        /// results.json of `verify --manifest --out DIR` (repeat for a run done in parts)
+        #[arg(long, value_name = "FILE", required = true)]
+        results: Vec<PathBuf>,
         /// GPU name to record (default: the one the verifier reported)
         #[arg(long)]
         gpu: Option<String>,
@@ -129,6 +132,17 @@ enum GraphCommand {
         date: Option<String>,
         #[arg(long)]
         json: bool,
+    },
+    /// Merge the results.json of a `verify --manifest` run done in parts, or print its verdicts per category
+    MergeResults {
+        #[arg(required = true)]
+        results: Vec<PathBuf>,
+        /// Write the merged results.json here
+        #[arg(long, value_name = "FILE", required_unless_present = "summary")]
+        out: Option<PathBuf>,
+        /// Print a markdown table of verdict counts per task category
+        #[arg(long)]
+        summary: bool,
     },
     /// Show which canonical technique each free-form name maps to, and how
     Relabel {
@@ -256,10 +270,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        GraphCommand::Manifest { out, tasks } => {
+        GraphCommand::Manifest { out, tasks, parts } => {
             let only: Option<BTreeSet<String>> =
                 (!tasks.is_empty()).then(|| tasks.into_iter().collect());
-            let summary = verification::write_manifest(&data, &out, only.as_ref())?;
+            let summary = verification::write_manifest(&data, &out, only.as_ref(), parts)?;
             for (name, why) in &summary.skipped {
                 eprintln!("skipped {name}: {why}");
             }
@@ -293,7 +307,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 nvcc,
                 date: date.unwrap_or_else(verification::today_utc),
             };
-            let summary = verification::record(&data, &results, &opts)?;
+            let mut summary = verification::RecordSummary::default();
+            for file in &results {
+                let part = verification::record(&data, file, &opts)
+                    .with_context(|| format!("cannot record {}", file.display()))?;
+                summary.absorb(part);
+            }
             for (name, why) in &summary.failed {
                 eprintln!("{name}: not correct: {why}");
             }
@@ -309,6 +328,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
             if json {
                 println!("{}", serde_json::to_string_pretty(&summary)?);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        GraphCommand::MergeResults {
+            results,
+            out,
+            summary,
+        } => {
+            if let Some(out) = out {
+                let merged = verification::merge_results(&results)?;
+                std::fs::write(&out, serde_json::to_string_pretty(&merged)?)
+                    .with_context(|| format!("cannot write {}", out.display()))?;
+                eprintln!(
+                    "wrote {}: {} results",
+                    out.display(),
+                    merged["results"].as_array().map_or(0, Vec::len)
+                );
+            }
+            if summary {
+                print!("{}", verification::verdict_table(&data, &results)?);
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -361,9 +400,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 fn is_date(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() == 10
-        && b.iter()
-            .enumerate()
-            .all(|(i, c)| if i == 4 || i == 7 { *c == b'-' } else { c.is_ascii_digit() })
+        && b.iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        })
 }
 
 fn load(path: &Path) -> anyhow::Result<ReGraph> {

@@ -51,10 +51,14 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> GraphError + '_ {
 
 /// Writes `out/manifest.json`, `out/regions/<task>.json`, `out/candidates/<task>__<step>.cu` and
 /// `out/skipped.txt` for every step of every trajectory (of `only` when given).
+///
+/// With `parts > 1` the entries are also split, in order, into `out/manifest.<i>.json` (1-based), so
+/// that a time-bounded run can verify them part by part and stop between parts.
 pub fn write_manifest(
     data: &GraphData,
     out: &Path,
     only: Option<&BTreeSet<String>>,
+    parts: usize,
 ) -> Result<ManifestSummary, GraphError> {
     let tasks = tasks::load_tasks(&data.tasks())?;
     let trajectories = super::trajectory::load_dir(&data.trajectories())?;
@@ -112,13 +116,22 @@ pub fn write_manifest(
     }
     summary.entries = entries.len();
     summary.tasks = seen_tasks.len();
-    let manifest = serde_json::json!({ "entries": entries });
-    let path = out.join("manifest.json");
-    std::fs::write(
-        &path,
-        serde_json::to_string_pretty(&manifest).expect("json"),
-    )
-    .map_err(io_err(&path))?;
+    let write = |name: String, entries: &[ManifestEntry]| {
+        let path = out.join(name);
+        let manifest = serde_json::json!({ "entries": entries });
+        std::fs::write(
+            &path,
+            serde_json::to_string_pretty(&manifest).expect("json"),
+        )
+        .map_err(io_err(&path))
+    };
+    write("manifest.json".into(), &entries)?;
+    if parts > 1 && !entries.is_empty() {
+        let per_part = entries.len().div_ceil(parts);
+        for (i, chunk) in entries.chunks(per_part).enumerate() {
+            write(format!("manifest.{}.json", i + 1), chunk)?;
+        }
+    }
     let mut skipped = String::new();
     for (name, why) in &summary.skipped {
         skipped.push_str(&format!("{name}\t{why}\n"));
@@ -146,6 +159,100 @@ struct ResultsFile {
     results: Vec<ResultEntry>,
 }
 
+fn read_results(path: &Path) -> Result<serde_json::Value, GraphError> {
+    let text = std::fs::read_to_string(path).map_err(io_err(path))?;
+    let value: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| GraphError::Trajectory {
+            path: path.to_path_buf(),
+            line: e.line(),
+            message: format!("not a `verify --manifest` results.json: {e}"),
+        })?;
+    if !value["results"].is_array() {
+        return Err(GraphError::Trajectory {
+            path: path.to_path_buf(),
+            line: 1,
+            message: "no `results` array: not a `verify --manifest` results.json".into(),
+        });
+    }
+    Ok(value)
+}
+
+/// Several `results.json` of a run done in parts as one: the results concatenated, the first
+/// part's GPU, the summed wall time, each part's summary line kept.
+pub fn merge_results(paths: &[PathBuf]) -> Result<serde_json::Value, GraphError> {
+    let mut results = Vec::new();
+    let mut summaries = Vec::new();
+    let mut wall = 0.0;
+    let mut gpu = serde_json::Value::Null;
+    for path in paths {
+        let mut v = read_results(path)?;
+        if gpu.is_null() {
+            gpu = v["gpu"].take();
+        }
+        wall += v["wall_s"].as_f64().unwrap_or(0.0);
+        summaries.push(v["summary"].take());
+        if let serde_json::Value::Array(r) = v["results"].take() {
+            results.extend(r);
+        }
+    }
+    Ok(serde_json::json!({
+        "summary": summaries,
+        "wall_s": wall,
+        "gpu": gpu,
+        "results": results,
+    }))
+}
+
+/// A markdown table of verdict counts per task category over the given results files.
+pub fn verdict_table(data: &GraphData, paths: &[PathBuf]) -> Result<String, GraphError> {
+    let tasks = tasks::load_tasks(&data.tasks())?;
+    let mut counts: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
+    let mut verdicts = BTreeSet::new();
+    for path in paths {
+        let v = read_results(path)?;
+        for r in v["results"].as_array().into_iter().flatten() {
+            let name = r["name"].as_str().unwrap_or_default();
+            let category = parse_entry_name(name)
+                .and_then(|(t, _)| tasks.get(t))
+                .map(|t| {
+                    serde_json::to_value(t.category)
+                        .ok()
+                        .and_then(|c| c.as_str().map(str::to_string))
+                        .unwrap_or_default()
+                })
+                .unwrap_or_else(|| "?".into());
+            let verdict = r["report"]["verdict"]
+                .as_str()
+                .unwrap_or("verifier_error")
+                .to_string();
+            verdicts.insert(verdict.clone());
+            for c in [category, "all".to_string()] {
+                *counts
+                    .entry(c)
+                    .or_default()
+                    .entry(verdict.clone())
+                    .or_default() += 1;
+            }
+        }
+    }
+    let mut s = String::from("| category |");
+    for v in &verdicts {
+        s.push_str(&format!(" {v} |"));
+    }
+    s.push_str("\n|---|");
+    s.push_str(&"---|".repeat(verdicts.len()));
+    s.push('\n');
+    let all = counts.remove("all").map(|r| ("all".to_string(), r));
+    for (c, row) in counts.iter().chain(all.iter().map(|(c, r)| (c, r))) {
+        s.push_str(&format!("| {c} |"));
+        for v in &verdicts {
+            s.push_str(&format!(" {} |", row.get(v).copied().unwrap_or(0)));
+        }
+        s.push('\n');
+    }
+    Ok(s)
+}
+
 /// Overrides and context for `record`.
 #[derive(Debug, Clone, Default)]
 pub struct RecordOptions {
@@ -167,6 +274,19 @@ pub struct RecordSummary {
     pub files_written: Vec<PathBuf>,
 }
 
+impl RecordSummary {
+    pub fn absorb(&mut self, other: RecordSummary) {
+        self.correct.extend(other.correct);
+        self.failed.extend(other.failed);
+        self.unrecorded.extend(other.unrecorded);
+        for f in other.files_written {
+            if !self.files_written.contains(&f) {
+                self.files_written.push(f);
+            }
+        }
+    }
+}
+
 /// Writes the measurements of `results` (a `verify --manifest` results.json) into the trajectory
 /// files of `data`. A step is only touched when its code is still the code that was verified.
 pub fn record(
@@ -175,12 +295,11 @@ pub fn record(
     opts: &RecordOptions,
 ) -> Result<RecordSummary, GraphError> {
     let text = std::fs::read_to_string(results_path).map_err(io_err(results_path))?;
-    let results: ResultsFile =
-        serde_json::from_str(&text).map_err(|e| GraphError::Trajectory {
-            path: results_path.to_path_buf(),
-            line: e.line(),
-            message: format!("not a `verify --manifest` results.json: {e}"),
-        })?;
+    let results: ResultsFile = serde_json::from_str(&text).map_err(|e| GraphError::Trajectory {
+        path: results_path.to_path_buf(),
+        line: e.line(),
+        message: format!("not a `verify --manifest` results.json: {e}"),
+    })?;
     let base = results_path.parent().unwrap_or(Path::new("."));
     let mut files: BTreeMap<PathBuf, Vec<Located>> = BTreeMap::new();
     for located in super::trajectory::load_dir(&data.trajectories())? {
@@ -239,7 +358,9 @@ pub fn record(
         if measured.correct {
             summary.correct.push(r.name.clone());
         } else {
-            summary.failed.push((r.name.clone(), report.summary.clone()));
+            summary
+                .failed
+                .push((r.name.clone(), report.summary.clone()));
         }
         s.measured = Some(measured);
         changed.insert(file);
@@ -386,10 +507,7 @@ mod tests {
 
     #[test]
     fn entry_names_parse_back() {
-        assert_eq!(
-            parse_entry_name(&entry_name("a_b", 3)),
-            Some(("a_b", 3))
-        );
+        assert_eq!(parse_entry_name(&entry_name("a_b", 3)), Some(("a_b", 3)));
         assert_eq!(parse_entry_name("a_b#0"), None);
         assert_eq!(parse_entry_name("a_b"), None);
         assert_eq!(parse_entry_name("a_b#x"), None);

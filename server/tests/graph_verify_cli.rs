@@ -99,7 +99,7 @@ fn manifest_verify_record_build() {
     assert_eq!(code, steps_of(&data, A)[0]["code"]);
 
     // The real verifier on the batch: every step compiles against its task's harness.
-    let out = tmp.path().join("run");
+    let out = man.join("run");
     let cache = tmp.path().join("cache");
     let o = Command::new(env!("CARGO_BIN_EXE_cuda-offload"))
         .env("XDG_CACHE_HOME", &cache)

@@ -331,16 +331,31 @@ pub fn record(
                 .push((r.name.clone(), "the trajectory has fewer steps".into()));
             continue;
         };
-        let candidate = base.join(&r.candidate);
-        if !r.candidate.is_empty()
-            && let Ok(code) = std::fs::read_to_string(&candidate)
-            && code != s.code
-        {
-            summary.unrecorded.push((
-                r.name.clone(),
-                "the step's code changed since it was verified".into(),
-            ));
-            continue;
+        // The manifest is next to results.json or one folder up (`verify-trajectories` parts).
+        let code = [Some(base), base.parent()]
+            .into_iter()
+            .flatten()
+            .find_map(|dir| std::fs::read_to_string(dir.join(&r.candidate)).ok());
+        match code {
+            None => {
+                summary.unrecorded.push((
+                    r.name.clone(),
+                    format!(
+                        "candidate `{}` not found next to the results or one folder up: \
+                         cannot tell it is the step's code",
+                        r.candidate
+                    ),
+                ));
+                continue;
+            }
+            Some(code) if code != s.code => {
+                summary.unrecorded.push((
+                    r.name.clone(),
+                    "the step's code changed since it was verified".into(),
+                ));
+                continue;
+            }
+            Some(_) => {}
         }
         let Some(report) = &r.report else {
             let why = r.error.clone().unwrap_or_else(|| "no report".into());

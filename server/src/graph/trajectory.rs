@@ -160,12 +160,13 @@ mod tests {
     fn keeps_unknown_measurement_fields() {
         let text = GOOD.replace(
             "\"measured\":null",
-            "\"measured\":{\"correct\":true,\"speedup\":12.5,\"gpu\":\"H200\",\"nvcc\":\"13.0\",\"kernel_ms\":0.5}",
+            "\"measured\":{\"correct\":true,\"speedup\":12.5,\"gpu\":\"H200\",\"nvcc\":\"13.0\",\"kernel_ms\":0.5,\"l2_hit_rate\":0.9}",
         );
         let parsed = parse_jsonl(&text, Path::new("x.jsonl")).unwrap();
         let m = parsed[0].trajectory.steps[0].measured.as_ref().unwrap();
         assert_eq!(m.speedup, Some(12.5));
-        assert_eq!(m.extra["kernel_ms"], serde_json::json!(0.5));
+        assert_eq!(m.kernel_ms, Some(0.5));
+        assert_eq!(m.extra["l2_hit_rate"], serde_json::json!(0.9));
     }
 
     fn error_line(text: &str) -> (usize, String) {

@@ -1,6 +1,6 @@
 //! `cuda-offload graph`: build the reasoning graph from the trajectories and inspect it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -9,6 +9,7 @@ use clap::{Subcommand, ValueEnum};
 
 use crate::analysis::LoopKind;
 use crate::graph::build::StopReason;
+use crate::graph::verification;
 use crate::graph::{
     BuildOptions, BuildReport, GraphData, PathQuery, PathRank, ReGraph, Vocabulary,
 };
@@ -95,6 +96,53 @@ enum GraphCommand {
         rank: Rank,
         #[arg(long)]
         json: bool,
+    },
+    /// Write a `verify --manifest` batch of every trajectory step (regions, candidates, manifest.json)
+    Manifest {
+        /// Directory to write manifest.json, regions/, candidates/ and skipped.txt into
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Only these tasks (comma-separated ids)
+        #[arg(long, value_delimiter = ',')]
+        tasks: Vec<String>,
+        /// Also split the entries into DIR/manifest.<i>.json, i = 1..=PARTS, for a run that may stop between parts
+        #[arg(long, default_value_t = 1)]
+        parts: usize,
+    },
+    /// Write the measurements of a `verify --manifest` results.json into the trajectories
+    #[command(
+        long_about = "Reads the results.json of `verify --manifest` run on a `graph manifest` batch and \
+        writes each step's `measured` into graph-data/trajectories/*.jsonl. A step whose verdict is not \
+        `correct` gets `measured.correct = false` (graph build then drops it and the rest of its \
+        trajectory). Steps that did not run on a GPU (compiled_not_run), verifier errors and steps whose \
+        code changed since the manifest was written are left as they are and listed."
+    )]
+    Record {
+        /// results.json of `verify --manifest --out DIR` (repeat for a run done in parts)
+        #[arg(long, value_name = "FILE", required = true)]
+        results: Vec<PathBuf>,
+        /// GPU name to record (default: the one the verifier reported)
+        #[arg(long)]
+        gpu: Option<String>,
+        /// nvcc version to record (default: the one the verifier reported)
+        #[arg(long)]
+        nvcc: Option<String>,
+        /// Date of the run, YYYY-MM-DD (default: today, UTC)
+        #[arg(long)]
+        date: Option<String>,
+        #[arg(long)]
+        json: bool,
+    },
+    /// Merge the results.json of a `verify --manifest` run done in parts, or print its verdicts per category
+    MergeResults {
+        #[arg(required = true)]
+        results: Vec<PathBuf>,
+        /// Write the merged results.json here
+        #[arg(long, value_name = "FILE", required_unless_present = "summary")]
+        out: Option<PathBuf>,
+        /// Print a markdown table of verdict counts per task category
+        #[arg(long)]
+        summary: bool,
     },
     /// Show which canonical technique each free-form name maps to, and how
     Relabel {
@@ -222,6 +270,87 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        GraphCommand::Manifest { out, tasks, parts } => {
+            let only: Option<BTreeSet<String>> =
+                (!tasks.is_empty()).then(|| tasks.into_iter().collect());
+            let summary = verification::write_manifest(&data, &out, only.as_ref(), parts)?;
+            for (name, why) in &summary.skipped {
+                eprintln!("skipped {name}: {why}");
+            }
+            eprintln!(
+                "wrote {}: {} steps of {} tasks ({} skipped)",
+                out.join("manifest.json").display(),
+                summary.entries,
+                summary.tasks,
+                summary.skipped.len()
+            );
+            Ok(if summary.entries > 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        GraphCommand::Record {
+            results,
+            gpu,
+            nvcc,
+            date,
+            json,
+        } => {
+            if let Some(d) = &date
+                && !is_date(d)
+            {
+                bail!("--date `{d}` is not YYYY-MM-DD");
+            }
+            let opts = verification::RecordOptions {
+                gpu,
+                nvcc,
+                date: date.unwrap_or_else(verification::today_utc),
+            };
+            let mut summary = verification::RecordSummary::default();
+            for file in &results {
+                let part = verification::record(&data, file, &opts)
+                    .with_context(|| format!("cannot record {}", file.display()))?;
+                summary.absorb(part);
+            }
+            for (name, why) in &summary.failed {
+                eprintln!("{name}: not correct: {why}");
+            }
+            for (name, why) in &summary.unrecorded {
+                eprintln!("{name}: not recorded: {why}");
+            }
+            eprintln!(
+                "recorded {} correct and {} failed step(s) into {} file(s); {} left unrecorded",
+                summary.correct.len(),
+                summary.failed.len(),
+                summary.files_written.len(),
+                summary.unrecorded.len()
+            );
+            if json {
+                println!("{}", serde_json::to_string_pretty(&summary)?);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        GraphCommand::MergeResults {
+            results,
+            out,
+            summary,
+        } => {
+            if let Some(out) = out {
+                let merged = verification::merge_results(&results)?;
+                std::fs::write(&out, serde_json::to_string_pretty(&merged)?)
+                    .with_context(|| format!("cannot write {}", out.display()))?;
+                eprintln!(
+                    "wrote {}: {} results",
+                    out.display(),
+                    merged["results"].as_array().map_or(0, Vec::len)
+                );
+            }
+            if summary {
+                print!("{}", verification::verdict_table(&data, &results)?);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         GraphCommand::Relabel { names, json } => {
             let vocab = Vocabulary::load(&data.techniques())?;
             let rows: Vec<serde_json::Value> = names
@@ -266,6 +395,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
         }
     }
+}
+
+fn is_date(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() == 10
+        && b.iter().enumerate().all(|(i, c)| {
+            if i == 4 || i == 7 {
+                *c == b'-'
+            } else {
+                c.is_ascii_digit()
+            }
+        })
 }
 
 fn load(path: &Path) -> anyhow::Result<ReGraph> {

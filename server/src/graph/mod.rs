@@ -13,6 +13,7 @@ pub mod similarity;
 pub mod stats;
 pub mod tasks;
 pub mod trajectory;
+pub mod verification;
 pub mod vocab;
 
 use std::path::{Path, PathBuf};

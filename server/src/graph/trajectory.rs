@@ -8,19 +8,41 @@ use serde::{Deserialize, Serialize};
 
 use super::GraphError;
 
-/// What the verifier measured for one step on the GPU. Written by the verifier, never by hand.
+/// What the verifier measured for one step on the GPU. Written by `graph record` from a
+/// `verify --manifest` run, never by hand. Times in milliseconds at the verifier's timed size.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Measured {
     /// Passed every correctness check against the serial code.
     pub correct: bool,
+    /// The verifier's verdict (`correct`, `wrong`, `compile_error`, `crash`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_to_end_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serial_ms: Option<f64>,
     /// Kernel-only speedup over the serial code at the timed size.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speedup: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_to_end_speedup: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roofline_fraction: Option<f64>,
+    /// Timed samples and the relative standard error of their mean.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub samples: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nvcc: Option<String>,
-    /// Whatever else the verifier records (times, roofline fraction, ...), kept as is.
+    /// `YYYY-MM-DD` of the verification run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+    /// Whatever else a newer verifier records, kept as is rather than rejected.
     #[serde(flatten)]
     pub extra: BTreeMap<String, serde_json::Value>,
 }
@@ -138,12 +160,13 @@ mod tests {
     fn keeps_unknown_measurement_fields() {
         let text = GOOD.replace(
             "\"measured\":null",
-            "\"measured\":{\"correct\":true,\"speedup\":12.5,\"gpu\":\"H200\",\"nvcc\":\"13.0\",\"kernel_ms\":0.5}",
+            "\"measured\":{\"correct\":true,\"speedup\":12.5,\"gpu\":\"H200\",\"nvcc\":\"13.0\",\"kernel_ms\":0.5,\"l2_hit_rate\":0.9}",
         );
         let parsed = parse_jsonl(&text, Path::new("x.jsonl")).unwrap();
         let m = parsed[0].trajectory.steps[0].measured.as_ref().unwrap();
         assert_eq!(m.speedup, Some(12.5));
-        assert_eq!(m.extra["kernel_ms"], serde_json::json!(0.5));
+        assert_eq!(m.kernel_ms, Some(0.5));
+        assert_eq!(m.extra["l2_hit_rate"], serde_json::json!(0.9));
     }
 
     fn error_line(text: &str) -> (usize, String) {

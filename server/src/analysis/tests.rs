@@ -74,19 +74,19 @@ fn check_corpus_file(name: &str) {
         if l.hot != e.hot {
             bad.push(format!("hot {} (want {})", l.hot, e.hot));
         }
-        if let Some(want) = e.region {
-            if l.region.is_some() != want {
-                bad.push(format!(
-                    "region {:?} (want {want}; note {:?})",
-                    l.region.is_some(),
-                    l.region_note
-                ));
-            }
+        if let Some(want) = e.region
+            && l.region.is_some() != want
+        {
+            bad.push(format!(
+                "region {:?} (want {want}; note {:?})",
+                l.region.is_some(),
+                l.region_note
+            ));
         }
-        if let Some(r) = &e.reason {
-            if !l.reason.contains(r.as_str()) {
-                bad.push(format!("reason {:?} lacks {r:?}", l.reason));
-            }
+        if let Some(r) = &e.reason
+            && !l.reason.contains(r.as_str())
+        {
+            bad.push(format!("reason {:?} lacks {r:?}", l.reason));
         }
         if l.reason.trim().is_empty() {
             bad.push("empty reason".into());

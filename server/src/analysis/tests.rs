@@ -347,6 +347,14 @@ fn deeply_nested_input_does_not_overflow_the_stack() {
 mod document {
     use super::*;
 
+    /// The LSP keeps documents in a concurrent map and analyses them on worker threads.
+    #[test]
+    fn documents_can_be_shared_across_threads() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Document>();
+        assert_send_sync::<FileReport>();
+    }
+
     const SRC: &str = "void a(int n, float* x) {\n    for (int i = 0; i < n; ++i) x[i] = 1.0f;\n}\n\nvoid b(int n, float* u) {\n    for (int i = 1; i < n; ++i) u[i] = u[i] + 1.0f;\n}\n";
 
     #[test]

@@ -375,17 +375,17 @@ impl<'a> Extractor<'a> {
         for_each_descendant(node, |n| {
             match n.kind() {
                 "assignment_expression" => {
-                    if let Some(l) = n.child_by_field_name("left") {
-                        if let Some(name) = written_root(l, src) {
-                            p.written.insert(name);
-                        }
+                    if let Some(l) = n.child_by_field_name("left")
+                        && let Some(name) = written_root(l, src)
+                    {
+                        p.written.insert(name);
                     }
                 }
                 "update_expression" => {
-                    if let Some(a) = n.child_by_field_name("argument") {
-                        if let Some(name) = written_root(a, src) {
-                            p.written.insert(name);
-                        }
+                    if let Some(a) = n.child_by_field_name("argument")
+                        && let Some(name) = written_root(a, src)
+                    {
+                        p.written.insert(name);
                     }
                 }
                 "declaration" if text(n, src).trim_start().starts_with("static") => {}
@@ -413,26 +413,27 @@ impl<'a> Extractor<'a> {
                     }
                 }
                 "for_range_loop" => {
-                    if let Some(d) = n.child_by_field_name("declarator") {
-                        if let Some(name) = declarator_name(d, src) {
-                            p.locals.insert(name);
-                        }
+                    if let Some(d) = n.child_by_field_name("declarator")
+                        && let Some(name) = declarator_name(d, src)
+                    {
+                        p.locals.insert(name);
                     }
                 }
                 "parameter_declaration" => {
                     // Lambda parameters inside the loop are private to the lambda.
-                    if let Some(d) = n.child_by_field_name("declarator") {
-                        if let Some(name) = declarator_name(d, src) {
-                            p.locals.insert(name);
-                        }
+                    if let Some(d) = n.child_by_field_name("declarator")
+                        && let Some(name) = declarator_name(d, src)
+                    {
+                        p.locals.insert(name);
                     }
                 }
                 _ => {}
             }
-            if n != node && n.kind() == "for_statement" {
-                if let Some(name) = header_counter(n, src) {
-                    p.inner_inductions.push(name);
-                }
+            if n != node
+                && n.kind() == "for_statement"
+                && let Some(name) = header_counter(n, src)
+            {
+                p.inner_inductions.push(name);
             }
             true
         });
@@ -661,10 +662,10 @@ impl Collector<'_> {
             }
             _ => return Err("it has no recognisable counter".into()),
         };
-        if let Some(update) = node.child_by_field_name("update") {
-            if let Some(chase) = self.pointer_chase_in(update) {
-                return Err(chase);
-            }
+        if let Some(update) = node.child_by_field_name("update")
+            && let Some(chase) = self.pointer_chase_in(update)
+        {
+            return Err(chase);
         }
         let start = self
             .poly_at(start, 0, true)
@@ -832,10 +833,10 @@ impl Collector<'_> {
                     if let Some(v) = d.child_by_field_name("value") {
                         self.visit(v, depth + 1);
                     }
-                    if d.kind() == "array_declarator" {
-                        if let Some(s) = d.child_by_field_name("size") {
-                            self.visit(s, depth + 1);
-                        }
+                    if d.kind() == "array_declarator"
+                        && let Some(s) = d.child_by_field_name("size")
+                    {
+                        self.visit(s, depth + 1);
                     }
                 }
             }
@@ -978,10 +979,10 @@ impl Collector<'_> {
                     let name = self.t(left);
                     if let Some((red, other)) = self.self_update(&name, right) {
                         let r = unparen(right);
-                        if r.kind() == "call_expression" {
-                            if let Some(f) = r.child_by_field_name("function") {
-                                self.facts.calls.push((self.t(f), line_of(r)));
-                            }
+                        if r.kind() == "call_expression"
+                            && let Some(f) = r.child_by_field_name("function")
+                        {
+                            self.facts.calls.push((self.t(f), line_of(r)));
                         }
                         self.write_target(left, WriteKind::Accumulate(red), None, depth);
                         self.visit(other, depth + 1);
@@ -991,20 +992,20 @@ impl Collector<'_> {
                         self.scalar_write(&name, None, true, node);
                         return;
                     }
-                } else if left.kind() == "subscript_expression" {
-                    if let Some((red, operand, same)) = self.array_self_operand(left, right) {
-                        if same {
-                            self.write_target(left, WriteKind::Accumulate(red), None, depth);
-                            self.visit_except(right, operand, depth);
-                        } else {
-                            let subs = self.subscripts(operand);
-                            self.write_target(left, WriteKind::Assign, Some((red, subs)), depth);
-                            let saved = self.write_context.replace(left.start_byte());
-                            self.visit(right, depth + 1);
-                            self.write_context = saved;
-                        }
-                        return;
+                } else if left.kind() == "subscript_expression"
+                    && let Some((red, operand, same)) = self.array_self_operand(left, right)
+                {
+                    if same {
+                        self.write_target(left, WriteKind::Accumulate(red), None, depth);
+                        self.visit_except(right, operand, depth);
+                    } else {
+                        let subs = self.subscripts(operand);
+                        self.write_target(left, WriteKind::Assign, Some((red, subs)), depth);
+                        let saved = self.write_context.replace(left.start_byte());
+                        self.visit(right, depth + 1);
+                        self.write_context = saved;
                     }
+                    return;
                 }
                 self.write_target(left, WriteKind::Assign, None, depth);
                 self.visit(right, depth + 1);
@@ -1016,21 +1017,21 @@ impl Collector<'_> {
                     op.trim_end_matches('=')
                 };
                 let op_text = red.to_string();
-                if left.kind() == "subscript_expression" {
-                    if let Some((_, operand, false)) = self.array_self_operand(left, right) {
-                        // `a[i] += a[i-1]`: an in-place scan.
-                        let subs = self.subscripts(operand);
-                        self.write_target(
-                            left,
-                            WriteKind::Accumulate(op_text),
-                            Some((red.into(), subs)),
-                            depth,
-                        );
-                        let saved = self.write_context.replace(left.start_byte());
-                        self.visit(right, depth + 1);
-                        self.write_context = saved;
-                        return;
-                    }
+                if left.kind() == "subscript_expression"
+                    && let Some((_, operand, false)) = self.array_self_operand(left, right)
+                {
+                    // `a[i] += a[i-1]`: an in-place scan.
+                    let subs = self.subscripts(operand);
+                    self.write_target(
+                        left,
+                        WriteKind::Accumulate(op_text),
+                        Some((red.into(), subs)),
+                        depth,
+                    );
+                    let saved = self.write_context.replace(left.start_byte());
+                    self.visit(right, depth + 1);
+                    self.write_context = saved;
+                    return;
                 }
                 self.write_target(left, WriteKind::Accumulate(op_text), None, depth);
                 self.visit(right, depth + 1);
@@ -1195,22 +1196,22 @@ impl Collector<'_> {
         match lv.kind() {
             "identifier" => {
                 let name = self.t(lv);
-                if let Some((elem, container)) = self.range_elem.clone() {
-                    if name == elem {
-                        self.facts.arrays.push(ArrayRef {
-                            array: container,
-                            subs: vec![Some(Poly::var(&elem))],
-                            text: name,
-                            index_arrays: Vec::new(),
-                            read: matches!(kind, WriteKind::Accumulate(_)),
-                            write: Some(kind),
-                            line: line_of(lv),
-                            scan_operand: None,
-                            operand_of_write: None,
-                            in_header: self.in_header > 0,
-                        });
-                        return;
-                    }
+                if let Some((elem, container)) = self.range_elem.clone()
+                    && name == elem
+                {
+                    self.facts.arrays.push(ArrayRef {
+                        array: container,
+                        subs: vec![Some(Poly::var(&elem))],
+                        text: name,
+                        index_arrays: Vec::new(),
+                        read: matches!(kind, WriteKind::Accumulate(_)),
+                        write: Some(kind),
+                        line: line_of(lv),
+                        scan_operand: None,
+                        operand_of_write: None,
+                        in_header: self.in_header > 0,
+                    });
+                    return;
                 }
                 if Some(&name) == self.own_induction.as_ref() {
                     self.facts
@@ -1374,22 +1375,22 @@ impl Collector<'_> {
 
     fn scalar_read(&mut self, node: Node) {
         let name = self.t(node);
-        if let Some((elem, container)) = self.range_elem.clone() {
-            if name == elem {
-                self.facts.arrays.push(ArrayRef {
-                    array: container,
-                    subs: vec![Some(Poly::var(&elem))],
-                    text: name,
-                    index_arrays: Vec::new(),
-                    write: None,
-                    read: true,
-                    line: line_of(node),
-                    scan_operand: None,
-                    operand_of_write: None,
-                    in_header: self.in_header > 0,
-                });
-                return;
-            }
+        if let Some((elem, container)) = self.range_elem.clone()
+            && name == elem
+        {
+            self.facts.arrays.push(ArrayRef {
+                array: container,
+                subs: vec![Some(Poly::var(&elem))],
+                text: name,
+                index_arrays: Vec::new(),
+                write: None,
+                read: true,
+                line: line_of(node),
+                scan_operand: None,
+                operand_of_write: None,
+                in_header: self.in_header > 0,
+            });
+            return;
         }
         if self.shapes.get(&name) == Some(&Shape::Reference) {
             self.facts.alias_read.get_or_insert(Hazard {
@@ -1628,10 +1629,10 @@ pub fn count_ops(body: Node, src: &[u8], macros: &Macros) -> f64 {
             }
             "update_expression" => ops += 1.0,
             "call_expression" => {
-                if let Some(f) = n.child_by_field_name("function") {
-                    if is_pure_function(&text(f, src), macros) {
-                        ops += 4.0;
-                    }
+                if let Some(f) = n.child_by_field_name("function")
+                    && is_pure_function(&text(f, src), macros)
+                {
+                    ops += 4.0;
                 }
             }
             _ => {}

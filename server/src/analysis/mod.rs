@@ -413,12 +413,12 @@ fn nest_inductions(idx: usize, infos: &[LoopInfo]) -> Vec<Induction> {
         out.push(i.clone());
     }
     for (k, info) in infos.iter().enumerate() {
-        if k != idx && is_descendant(k, idx, infos) {
-            if let Some(i) = &info.facts.induction {
-                if !out.iter().any(|o| o.var == i.var) {
-                    out.push(i.clone());
-                }
-            }
+        if k != idx
+            && is_descendant(k, idx, infos)
+            && let Some(i) = &info.facts.induction
+            && !out.iter().any(|o| o.var == i.var)
+        {
+            out.push(i.clone());
         }
     }
     out
@@ -584,12 +584,12 @@ fn report_for(
     let mut not_hot = None;
     if in_gpu {
         not_hot = Some(String::new());
-    } else if let Some(n) = constant_iters {
-        if n < 64.0 {
-            not_hot = Some(format!(
-                "only {n} iterations in total, not worth a GPU launch"
-            ));
-        }
+    } else if let Some(n) = constant_iters
+        && n < 64.0
+    {
+        not_hot = Some(format!(
+            "only {n} iterations in total, not worth a GPU launch"
+        ));
     }
     if not_hot.is_none() && f.trivial {
         not_hot = Some("its body does no work".into());
@@ -613,35 +613,33 @@ fn report_for(
 
     let mut estimate = None;
     let mut work_estimate = None;
-    if parallel {
-        if let Some((iters, ops)) = work {
-            for v in iter_poly.iter().flat_map(|p| p.vars()) {
-                values.entry(v).or_insert(cost::OTHER_SYMBOL);
-            }
-            let bytes = nest_bytes(info, &nest, &values, iters, decls);
-            let text = iter_text.clone().unwrap_or_else(|| "?".into());
-            let nw = cost::NestWork {
-                iterations_text: text.clone(),
-                total_iterations: iters,
-                ops,
-                bytes,
-                transfer_bytes: bytes,
-            };
-            estimate = Some(cost::estimate(&nw, kind, &values));
-            work_estimate = Some(WorkEstimate {
-                iterations: text,
-                ops_per_iteration: if iters > 0.0 {
-                    round3(ops / iters)
-                } else {
-                    0.0
-                },
-                bytes_per_iteration: if iters > 0.0 {
-                    round3(bytes / iters)
-                } else {
-                    0.0
-                },
-            });
+    if parallel && let Some((iters, ops)) = work {
+        for v in iter_poly.iter().flat_map(|p| p.vars()) {
+            values.entry(v).or_insert(cost::OTHER_SYMBOL);
         }
+        let bytes = nest_bytes(info, &nest, &values, iters, decls);
+        let text = iter_text.clone().unwrap_or_else(|| "?".into());
+        let nw = cost::NestWork {
+            iterations_text: text.clone(),
+            total_iterations: iters,
+            ops,
+            bytes,
+            transfer_bytes: bytes,
+        };
+        estimate = Some(cost::estimate(&nw, kind, &values));
+        work_estimate = Some(WorkEstimate {
+            iterations: text,
+            ops_per_iteration: if iters > 0.0 {
+                round3(ops / iters)
+            } else {
+                0.0
+            },
+            bytes_per_iteration: if iters > 0.0 {
+                round3(bytes / iters)
+            } else {
+                0.0
+            },
+        });
     }
 
     // The region: for the outermost parallel loop of a hot nest.

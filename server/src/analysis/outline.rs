@@ -289,10 +289,9 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             if let Some(obj) = v
                 .strip_suffix(".size()")
                 .or_else(|| v.strip_suffix(".length()"))
+                && let Some(q) = out.substitute(&v, &Poly::var(&format!("{obj}_size")))
             {
-                if let Some(q) = out.substitute(&v, &Poly::var(&format!("{obj}_size"))) {
-                    out = q;
-                }
+                out = q;
             }
         }
         out
@@ -801,10 +800,10 @@ fn helpers_used<'a>(req: &'a OutlineRequest) -> Vec<&'a (String, String)> {
 pub fn callee_ids(root: Node) -> HashSet<usize> {
     let mut ids = HashSet::new();
     for_each_descendant(root, |n| {
-        if n.kind() == "call_expression" {
-            if let Some(f) = n.child_by_field_name("function") {
-                ids.insert(f.id());
-            }
+        if n.kind() == "call_expression"
+            && let Some(f) = n.child_by_field_name("function")
+        {
+            ids.insert(f.id());
         }
         true
     });

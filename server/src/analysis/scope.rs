@@ -120,12 +120,10 @@ fn visible_vars(func: Node, before: usize, src: &[u8]) -> Vec<VarDecl> {
         if matches!(
             p.kind(),
             "parameter_declaration" | "optional_parameter_declaration"
-        ) {
-            if let Some(d) = p.child_by_field_name("declarator") {
-                if let Some(v) = var_decl(p, d, true, src) {
-                    vars.push(v);
-                }
-            }
+        ) && let Some(d) = p.child_by_field_name("declarator")
+            && let Some(v) = var_decl(p, d, true, src)
+        {
+            vars.push(v);
         }
     }
     if let Some(body) = func.child_by_field_name("body") {
@@ -184,21 +182,20 @@ fn var_decl(decl: Node, declarator: Node, is_param: bool, src: &[u8]) -> Option<
         if let Some(inner) = squashed
             .strip_prefix(prefix)
             .and_then(|r| r.strip_suffix('>'))
+            && !inner.contains(',')
         {
-            if !inner.contains(',') {
-                v.vector = true;
-                let raw = text(ty_node, src);
-                let open = raw.find('<').unwrap_or(0);
-                let close = raw.rfind('>').unwrap_or(raw.len());
-                v.ty = raw
-                    .get(open + 1..close)
-                    .unwrap_or(inner)
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" ")
-                    .trim_start_matches("const ")
-                    .to_string();
-            }
+            v.vector = true;
+            let raw = text(ty_node, src);
+            let open = raw.find('<').unwrap_or(0);
+            let close = raw.rfind('>').unwrap_or(raw.len());
+            v.ty = raw
+                .get(open + 1..close)
+                .unwrap_or(inner)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .trim_start_matches("const ")
+                .to_string();
         }
     }
     let mut d = declarator;

@@ -130,14 +130,13 @@ impl Macros {
                     if is_const && decls.len() == 1 && decls[0].kind() == "init_declarator" {
                         let name = decls[0].child_by_field_name("declarator");
                         let value = decls[0].child_by_field_name("value");
-                        if let (Some(name), Some(value)) = (name, value) {
-                            if name.kind() == "identifier" {
-                                if let Some(v) = parse_int_literal(&text(value, src)) {
-                                    let name = text(name, src).to_string();
-                                    m.values.insert(name.clone(), v);
-                                    m.definitions.insert(name, t.trim().to_string());
-                                }
-                            }
+                        if let (Some(name), Some(value)) = (name, value)
+                            && name.kind() == "identifier"
+                            && let Some(v) = parse_int_literal(&text(value, src))
+                        {
+                            let name = text(name, src).to_string();
+                            m.values.insert(name.clone(), v);
+                            m.definitions.insert(name, t.trim().to_string());
                         }
                     }
                 }
@@ -238,10 +237,11 @@ pub fn loop_sites<'t>(unit: Node<'t>) -> Vec<LoopSite<'t>> {
             });
             site_idx = Some(sites.len() - 1);
         }
-        if node.is_named() && node.kind() != "comment" {
-            if let Some(p) = prev.last_mut() {
-                *p = Some(node);
-            }
+        if node.is_named()
+            && node.kind() != "comment"
+            && let Some(p) = prev.last_mut()
+        {
+            *p = Some(node);
         }
         if cursor.goto_first_child() {
             ancestors.push((node, site_idx));

@@ -74,19 +74,19 @@ fn check_corpus_file(name: &str) {
         if l.hot != e.hot {
             bad.push(format!("hot {} (want {})", l.hot, e.hot));
         }
-        if let Some(want) = e.region {
-            if l.region.is_some() != want {
-                bad.push(format!(
-                    "region {:?} (want {want}; note {:?})",
-                    l.region.is_some(),
-                    l.region_note
-                ));
-            }
+        if let Some(want) = e.region
+            && l.region.is_some() != want
+        {
+            bad.push(format!(
+                "region {:?} (want {want}; note {:?})",
+                l.region.is_some(),
+                l.region_note
+            ));
         }
-        if let Some(r) = &e.reason {
-            if !l.reason.contains(r.as_str()) {
-                bad.push(format!("reason {:?} lacks {r:?}", l.reason));
-            }
+        if let Some(r) = &e.reason
+            && !l.reason.contains(r.as_str())
+        {
+            bad.push(format!("reason {:?} lacks {r:?}", l.reason));
         }
         if l.reason.trim().is_empty() {
             bad.push("empty reason".into());
@@ -346,6 +346,14 @@ fn deeply_nested_input_does_not_overflow_the_stack() {
 
 mod document {
     use super::*;
+
+    /// The LSP keeps documents in a concurrent map and analyses them on worker threads.
+    #[test]
+    fn documents_can_be_shared_across_threads() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Document>();
+        assert_send_sync::<FileReport>();
+    }
 
     const SRC: &str = "void a(int n, float* x) {\n    for (int i = 0; i < n; ++i) x[i] = 1.0f;\n}\n\nvoid b(int n, float* u) {\n    for (int i = 1; i < n; ++i) u[i] = u[i] + 1.0f;\n}\n";
 

@@ -317,13 +317,14 @@ fn collision(w: &ArrayRef, counter: &str, nest_vars: &[String]) -> Option<Verdic
         };
         if ci.as_constant().is_some() {
             for v in nest_vars.iter().filter(|v| *v != counter) {
-                if let Some(cv) = p.coefficient_of(v) {
-                    if !cv.is_zero() && cv.as_constant().is_some() {
-                        return Some(Verdict::seq(format!(
-                            "`{}` can be written by two different iterations (line {}): `{counter}` and `{v}` both shift it by a constant",
-                            w.text, w.line
-                        )));
-                    }
+                if let Some(cv) = p.coefficient_of(v)
+                    && !cv.is_zero()
+                    && cv.as_constant().is_some()
+                {
+                    return Some(Verdict::seq(format!(
+                        "`{}` can be written by two different iterations (line {}): `{counter}` and `{v}` both shift it by a constant",
+                        w.text, w.line
+                    )));
                 }
             }
         }

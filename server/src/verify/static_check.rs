@@ -78,6 +78,11 @@ const BANNED: &[(&str, &str)] = &[
     ("longjmp", "non-local jumps"),
 ];
 
+/// Banned names that are also ordinary identifiers: refused only when called.
+const CALL_ONLY: &[&str] = &[
+    "remove", "rename", "open", "creat", "unlink", "write", "kill", "signal", "exit", "abort",
+];
+
 /// Headers that only serve the banned calls.
 const BANNED_HEADERS: &[&str] = &[
     "fstream",
@@ -125,6 +130,11 @@ pub fn check(region: &OffloadRegion, source: &str) -> Option<String> {
             ));
         }
         if let Some((_, why)) = BANNED.iter().find(|(b, _)| *b == token) {
+            // Ordinary words (`remove`, `open`, `write`, ...) are often variable names: only a
+            // call counts for them.
+            if CALL_ONLY.contains(&token) && next != Some('(') {
+                continue;
+            }
             return Some(format!("line {line}: uses `{token}`: {why}"));
         }
     }
@@ -254,6 +264,17 @@ mod tests {
     #[test]
     fn accepts_a_plain_kernel() {
         assert_eq!(check(&region("saxpy"), OK), None);
+    }
+
+    #[test]
+    fn a_variable_named_like_a_banned_call_is_fine_but_the_call_is_not() {
+        let r = region("saxpy");
+        let var = format!(
+            "{OK}\n__device__ int peel(int remove, int open) {{ return remove + open; }}\n"
+        );
+        assert_eq!(check(&r, &var), None);
+        let call = format!("{OK}\nvoid f() {{ remove(\"x\"); }}\n");
+        assert!(check(&r, &call).unwrap().contains("file I/O"));
     }
 
     #[test]

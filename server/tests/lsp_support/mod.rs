@@ -143,29 +143,27 @@ impl Client {
     }
 
     fn next_message(&mut self, deadline: Instant) -> Option<Value> {
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let msg = match self.incoming.recv_timeout(left) {
-                Ok(m) => m,
-                Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {
-                    return None;
-                }
-            };
-            self.seen.push(msg.clone());
-            if let (Some(method), Some(id)) = (
-                msg.get("method").and_then(Value::as_str),
-                msg.get("id").cloned(),
-            ) {
-                let result = match method {
-                    "workspace/configuration" => json!([self.configuration.clone()]),
-                    "window/workDoneProgress/create" => Value::Null,
-                    "workspace/applyEdit" => json!({"applied": self.accept_edits}),
-                    _ => Value::Null,
-                };
-                self.send(&json!({"jsonrpc": "2.0", "id": id, "result": result}));
+        let left = deadline.saturating_duration_since(Instant::now());
+        let msg = match self.incoming.recv_timeout(left) {
+            Ok(m) => m,
+            Err(RecvTimeoutError::Timeout) | Err(RecvTimeoutError::Disconnected) => {
+                return None;
             }
-            return Some(msg);
+        };
+        self.seen.push(msg.clone());
+        if let (Some(method), Some(id)) = (
+            msg.get("method").and_then(Value::as_str),
+            msg.get("id").cloned(),
+        ) {
+            let result = match method {
+                "workspace/configuration" => json!([self.configuration.clone()]),
+                "window/workDoneProgress/create" => Value::Null,
+                "workspace/applyEdit" => json!({"applied": self.accept_edits}),
+                _ => Value::Null,
+            };
+            self.send(&json!({"jsonrpc": "2.0", "id": id, "result": result}));
         }
+        Some(msg)
     }
 
     pub fn initialize(&mut self, root: &std::path::Path, options: Value, utf8: bool) -> Value {

@@ -431,3 +431,40 @@ fn the_progress_cancel_button_ends_the_search_as_cancelled() {
     assert!(messages(&c, "workspace/applyEdit").is_empty());
     assert!(c.shutdown().success());
 }
+
+#[test]
+fn cancel_request_on_the_offload_command_stops_the_search_and_frees_the_loop() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    // The model never answers: only cancelling ends this search.
+    let (server, _gate) = held_model_server(&rt);
+    let (_dir, root, text) = saxpy_copy();
+    let uri = uri_of(&root.join("saxpy.cpp"));
+    let mut c = start_held(&root, &server);
+    open_saxpy(&mut c, &uri, &text);
+
+    let id = c.request_async("workspace/executeCommand", offload_args(&uri));
+    // Reading on answers the server's progress request, which the search waits for.
+    c.wait_for(T, |m| m["method"] == "window/workDoneProgress/create")
+        .expect("progress created");
+    wait_until("the search asks the model", || server.hits() >= 1);
+    c.notify("$/cancelRequest", json!({"id": id}));
+    let resp = c.response(id, T);
+    assert_eq!(resp["error"]["code"], -32800, "{resp}");
+
+    // The job is gone: nothing is left to cancel, and no edit was sent.
+    let mut left = json!(null);
+    for _ in 0..50 {
+        left = c.request(
+            "workspace/executeCommand",
+            json!({"command": "cuda-offload.cancel", "arguments": []}),
+            T,
+        );
+        if left["result"]["cancelled"] == 0 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(left["result"]["cancelled"], 0, "{left}");
+    assert!(messages(&c, "workspace/applyEdit").is_empty());
+    assert!(c.shutdown().success());
+}

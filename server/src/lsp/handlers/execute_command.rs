@@ -63,12 +63,18 @@ fn parse_uri(s: &str) -> Result<Uri> {
         .map_err(|e| Error::invalid_params(format!("bad uri {s}: {e}")))
 }
 
-/// Cancels the search's token when the request future is dropped (`$/cancelRequest`).
-struct CancelOnDrop(CancellationToken);
+/// Ends the job when the request future ends or is dropped (`$/cancelRequest`): cancels its
+/// search and frees its slot, so the loop can be offloaded again.
+struct JobGuard {
+    state: Arc<State>,
+    job_id: String,
+    cancel: CancellationToken,
+}
 
-impl Drop for CancelOnDrop {
+impl Drop for JobGuard {
     fn drop(&mut self) {
-        self.0.cancel();
+        self.cancel.cancel();
+        self.state.jobs.remove(&self.job_id);
     }
 }
 
@@ -104,7 +110,11 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
     let settings = state.settings();
     let job_id = state.next_id("search");
     let cancel = CancellationToken::new();
-    let _guard = CancelOnDrop(cancel.clone());
+    let _guard = JobGuard {
+        state: state.clone(),
+        job_id: job_id.clone(),
+        cancel: cancel.clone(),
+    };
 
     let progress_token = if *state.client_supports_progress.read().expect("lock") {
         let token = NumberOrString::String(job_id.clone());

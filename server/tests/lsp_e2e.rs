@@ -254,3 +254,35 @@ fn a_client_that_disappears_ends_the_server() {
         "the server kept running after its client went away"
     );
 }
+
+/// What a user sees on every test workspace: one line per diagnostic (line, code, severity,
+/// message), reviewed by hand in tests/snapshots/.
+#[test]
+fn workspace_diagnostics_snapshot() {
+    let mut seen = Vec::new();
+    for (ws, file) in [
+        ("saxpy", "saxpy.cpp"),
+        ("stencil2d", "jacobi.cpp"),
+        ("nbody", "nbody.cpp"),
+        ("histogram", "histogram.cpp"),
+        ("sequential", "sequential.cpp"),
+    ] {
+        let root = workspace(ws);
+        let path = root.join(file);
+        let uri = uri_of(&path);
+        let mut c = Client::spawn(&[]);
+        c.initialize(&root, json!({}), true);
+        c.open(&uri, &std::fs::read_to_string(&path).unwrap());
+        for d in c.diagnostics(&uri, Some(1), T) {
+            seen.push(format!(
+                "{ws}/{file}:{} [{}] sev {} — {}",
+                d["range"]["start"]["line"].as_u64().unwrap() + 1,
+                d["code"].as_str().unwrap(),
+                d["severity"],
+                d["message"].as_str().unwrap()
+            ));
+        }
+        assert!(c.shutdown().success());
+    }
+    insta::assert_snapshot!(seen.join("\n"));
+}

@@ -37,6 +37,16 @@ pub fn kind_code(kind: LoopKind) -> &'static str {
     }
 }
 
+/// A reason as a sentence: reasons come without a final period.
+fn sentence(reason: &str) -> String {
+    let r = reason.trim_end();
+    if r.ends_with(['.', '!', '?']) {
+        r.to_string()
+    } else {
+        format!("{r}.")
+    }
+}
+
 pub fn loop_diagnostic(rope: &Rope, report: &LoopReport, enc: Encoding) -> Diagnostic {
     let message = if report.parallel {
         let estimate = report
@@ -46,7 +56,7 @@ pub fn loop_diagnostic(rope: &Rope, report: &LoopReport, enc: Encoding) -> Diagn
         format!(
             "Offloadable loop ({}): {}{estimate}",
             report.kind.as_str(),
-            report.reason
+            sentence(&report.reason)
         )
     } else {
         format!("Not offloaded: {}", report.reason)

@@ -23,6 +23,20 @@ fn uri_of(path: &Path) -> String {
     format!("file://{}", path.display())
 }
 
+/// A server on workspace `ws` with `file` open: the client, the file's uri and text, and its
+/// first diagnostics.
+fn open_file(ws: &str, file: &str, utf8: bool) -> (Client, String, String, Vec<Value>) {
+    let root = workspace(ws);
+    let path = root.join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = uri_of(&path);
+    let mut c = Client::spawn(&[]);
+    c.initialize(&root, json!({}), utf8);
+    c.open(&uri, &text);
+    let diags = c.diagnostics(&uri, Some(1), T);
+    (c, uri, text, diags)
+}
+
 fn codes(diags: &[Value]) -> Vec<(u64, String)> {
     diags
         .iter()
@@ -56,14 +70,7 @@ fn negotiates_utf8_when_offered_and_utf16_otherwise() {
 
 #[test]
 fn diagnoses_hot_loops_with_kind_and_reason() {
-    let root = workspace("sequential");
-    let file = root.join("sequential.cpp");
-    let text = std::fs::read_to_string(&file).unwrap();
-    let uri = uri_of(&file);
-    let mut c = Client::spawn(&[]);
-    c.initialize(&root, json!({}), true);
-    c.open(&uri, &text);
-    let diags = c.diagnostics(&uri, Some(1), T);
+    let (c, _uri, text, diags) = open_file("sequential", "sequential.cpp", true);
     assert!(!diags.is_empty());
     for d in &diags {
         assert_eq!(d["source"], "cuda-offload");
@@ -99,14 +106,8 @@ fn diagnoses_hot_loops_with_kind_and_reason() {
 
 #[test]
 fn incremental_edits_move_diagnostics_and_hover_explains() {
-    let root = workspace("saxpy");
-    let file = root.join("saxpy.cpp");
-    let text = std::fs::read_to_string(&file).unwrap();
-    let uri = uri_of(&file);
-    let mut c = Client::spawn(&[]);
-    c.initialize(&root, json!({}), false);
-    c.open(&uri, &text);
-    let before = codes(&c.diagnostics(&uri, Some(1), T));
+    let (mut c, uri, _text, diags) = open_file("saxpy", "saxpy.cpp", false);
+    let before = codes(&diags);
     assert!(
         before.contains(&(6, "offload-map".to_string())),
         "{before:?}"
@@ -170,13 +171,7 @@ fn a_malformed_message_gets_an_error_and_the_server_keeps_serving() {
 
 #[test]
 fn offloading_a_sequential_loop_is_refused_with_the_reason() {
-    let root = workspace("sequential");
-    let file = root.join("sequential.cpp");
-    let text = std::fs::read_to_string(&file).unwrap();
-    let uri = uri_of(&file);
-    let mut c = Client::spawn(&[]);
-    c.initialize(&root, json!({}), true);
-    c.open(&uri, &text);
+    let (mut c, uri, text, _) = open_file("sequential", "sequential.cpp", true);
     let line = text
         .lines()
         .position(|l| l.contains("for (int i = 1; i < n; ++i)"))
@@ -267,13 +262,8 @@ fn workspace_diagnostics_snapshot() {
         ("histogram", "histogram.cpp"),
         ("sequential", "sequential.cpp"),
     ] {
-        let root = workspace(ws);
-        let path = root.join(file);
-        let uri = uri_of(&path);
-        let mut c = Client::spawn(&[]);
-        c.initialize(&root, json!({}), true);
-        c.open(&uri, &std::fs::read_to_string(&path).unwrap());
-        for d in c.diagnostics(&uri, Some(1), T) {
+        let (c, _, _, diags) = open_file(ws, file, true);
+        for d in diags {
             seen.push(format!(
                 "{ws}/{file}:{} [{}] sev {} — {}",
                 d["range"]["start"]["line"].as_u64().unwrap() + 1,

@@ -398,22 +398,48 @@ fn an_edit_during_the_search_keeps_the_result_for_the_apply_kept_action() {
     assert!(c.shutdown().success());
 }
 
-#[test]
-fn the_progress_cancel_button_ends_the_search_as_cancelled() {
+/// A search on the saxpy loop whose model never answers (only cancelling ends it), started and
+/// waiting on the model: the client, the offload request's id and the progress token.
+struct HeldSearch {
+    c: Client,
+    id: i64,
+    token: Value,
+    _server: http::TestServer,
+    _gate: Arc<Semaphore>,
+    _dir: tempfile::TempDir,
+    _rt: tokio::runtime::Runtime,
+}
+
+fn held_search() -> HeldSearch {
     let rt = tokio::runtime::Runtime::new().unwrap();
-    // The model never answers: only cancelling ends this search.
-    let (server, _gate) = held_model_server(&rt);
-    let (_dir, root, text) = saxpy_copy();
+    let (server, gate) = held_model_server(&rt);
+    let (dir, root, text) = saxpy_copy();
     let uri = uri_of(&root.join("saxpy.cpp"));
     let mut c = start_held(&root, &server);
     open_saxpy(&mut c, &uri, &text);
-
     let id = c.request_async("workspace/executeCommand", offload_args(&uri));
+    // Reading on answers the server's progress request, which the search waits for.
     let created = c
         .wait_for(T, |m| m["method"] == "window/workDoneProgress/create")
         .expect("progress created");
     let token = created["params"]["token"].clone();
     wait_until("the search asks the model", || server.hits() >= 1);
+    HeldSearch {
+        c,
+        id,
+        token,
+        _server: server,
+        _gate: gate,
+        _dir: dir,
+        _rt: rt,
+    }
+}
+
+#[test]
+fn the_progress_cancel_button_ends_the_search_as_cancelled() {
+    let HeldSearch {
+        mut c, id, token, ..
+    } = held_search();
     c.notify("window/workDoneProgress/cancel", json!({"token": token}));
 
     let resp = c.response(id, T);
@@ -434,19 +460,15 @@ fn the_progress_cancel_button_ends_the_search_as_cancelled() {
 
 #[test]
 fn cancel_request_on_the_offload_command_stops_the_search_and_frees_the_loop() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    // The model never answers: only cancelling ends this search.
-    let (server, _gate) = held_model_server(&rt);
-    let (_dir, root, text) = saxpy_copy();
-    let uri = uri_of(&root.join("saxpy.cpp"));
-    let mut c = start_held(&root, &server);
-    open_saxpy(&mut c, &uri, &text);
-
-    let id = c.request_async("workspace/executeCommand", offload_args(&uri));
-    // Reading on answers the server's progress request, which the search waits for.
-    c.wait_for(T, |m| m["method"] == "window/workDoneProgress/create")
-        .expect("progress created");
-    wait_until("the search asks the model", || server.hits() >= 1);
+    let HeldSearch {
+        mut c,
+        id,
+        token: _,
+        _server,
+        _gate,
+        _dir,
+        _rt,
+    } = held_search();
     c.notify("$/cancelRequest", json!({"id": id}));
     let resp = c.response(id, T);
     assert_eq!(resp["error"]["code"], -32800, "{resp}");

@@ -46,7 +46,18 @@ struct Report {
     gpu: Check,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub fn run(mut args: Args) -> anyhow::Result<ExitCode> {
+    // Flags and CUDA_OFFLOAD_* win; the nearest cuda-offload.toml fills in what they leave open.
+    if let Some(path) = crate::config::find_config_file(&std::env::current_dir()?) {
+        let file = crate::config::read_config_file(&path)?;
+        args.backend = args.backend.or(file.backend);
+        args.url = args.url.or(file.url);
+        args.model = args.model.or(file.model);
+        args.nvcc = args.nvcc.or(file.nvcc);
+        if !args.json {
+            println!("settings from {}", path.display());
+        }
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

@@ -15,14 +15,14 @@ pub struct ProbeReport {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ProbeError {
-    #[error("{backend:?} server at {url} is not reachable ({reason}). {hint}")]
+    #[error("{} server at {url} is not reachable ({reason}). {hint}", label(*backend))]
     Unreachable {
         backend: BackendKind,
         url: String,
         reason: String,
         hint: &'static str,
     },
-    #[error("{url} answered HTTP {status}: is this really an {backend:?} server?")]
+    #[error("{url} answered HTTP {status}: is this really an {} server?", label(*backend))]
     Http {
         backend: BackendKind,
         url: String,
@@ -109,6 +109,14 @@ fn parse_model_list(backend: BackendKind, body: &serde_json::Value) -> Option<Ve
             .filter_map(|m| m.get(key)?.as_str().map(str::to_string))
             .collect(),
     )
+}
+
+fn label(b: BackendKind) -> &'static str {
+    match b {
+        BackendKind::Ollama => "Ollama",
+        BackendKind::Openai => "OpenAI-compatible",
+        BackendKind::Replay => "replay",
+    }
 }
 
 fn root_cause(e: &dyn std::error::Error) -> String {

@@ -7,8 +7,8 @@ use std::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::mcgs::{
-    Best, IterationTrace, McgsConfig, OneShotStyle, SearchEnv, SearchOutcome, SearchTrace,
-    StopReason, TraceNode,
+    IterationTrace, McgsConfig, OneShotStyle, SearchEnv, SearchOutcome, SearchTrace, StopReason,
+    TraceNode, best_candidate, best_in, chain_to,
 };
 use super::{INIT, Progress, StepResult, TechniqueGraph, TechniqueId};
 
@@ -75,7 +75,7 @@ pub async fn enumerate<E: SearchEnv, G: TechniqueGraph>(
             iteration: rec.iterations.len(),
             llm_calls: rec.calls,
             budget: config.budget,
-            best_reward: rec.best().map(|b| rec.nodes[b].reward.unwrap_or(-1.0)),
+            best_reward: best_in(&rec.nodes).map(|b| rec.nodes[b].reward.unwrap_or(-1.0)),
             current_path: rec.path_names(id),
         });
     };
@@ -155,13 +155,9 @@ impl<S: Clone> Recorder<S> {
             llm_calls: step.llm_calls,
         });
         self.states.push(step.state);
-        let mut path = vec![id];
-        let mut cur = self.nodes[id].parent;
-        while let Some(c) = cur {
-            path.push(c);
-            cur = self.nodes[c].parent;
-        }
-        path.reverse();
+        let path = std::iter::once(0)
+            .chain(chain_to(&self.nodes, id))
+            .collect();
         self.iterations.push(IterationTrace {
             iteration: self.iterations.len() + 1,
             path,
@@ -171,55 +167,15 @@ impl<S: Clone> Recorder<S> {
         id
     }
 
-    fn chain(&self, id: usize) -> Vec<usize> {
-        let mut chain = Vec::new();
-        let mut cur = Some(id);
-        while let Some(c) = cur.filter(|&c| c != 0) {
-            chain.push(c);
-            cur = self.nodes[c].parent;
-        }
-        chain.reverse();
-        chain
-    }
-
     fn path_names(&self, id: usize) -> Vec<String> {
-        self.chain(id)
+        chain_to(&self.nodes, id)
             .iter()
             .map(|&c| self.nodes[c].technique_name.clone())
             .collect()
     }
 
-    fn best(&self) -> Option<usize> {
-        self.nodes
-            .iter()
-            .skip(1)
-            .filter(|n| n.passed)
-            .max_by(|a, b| {
-                a.reward
-                    .unwrap_or(-1.0)
-                    .total_cmp(&b.reward.unwrap_or(-1.0))
-                    .then(b.id.cmp(&a.id))
-            })
-            .map(|n| n.id)
-    }
-
     fn finish(self, stop: StopReason) -> SearchOutcome<S> {
-        let best = self.best().map(|id| {
-            let chain = self.chain(id);
-            Best {
-                node: id,
-                state: self.states[id].clone().expect("passed nodes have a state"),
-                reward: self.nodes[id].reward.unwrap_or(-1.0),
-                path: chain
-                    .iter()
-                    .map(|&c| self.nodes[c].technique_name.clone())
-                    .collect(),
-                step_rewards: chain
-                    .iter()
-                    .map(|&c| self.nodes[c].reward.unwrap_or(-1.0))
-                    .collect(),
-            }
-        });
+        let best = best_candidate(&self.nodes, |id| self.states[id].clone());
         SearchOutcome {
             best,
             trace: SearchTrace {

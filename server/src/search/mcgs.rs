@@ -250,6 +250,7 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
         let mut iterations = Vec::new();
         // Re-selecting finished leaves costs no model call, so bound the iterations that apply nothing.
         let mut idle_iterations = 0usize;
+        let mut best_reward: Option<f64> = None;
 
         let stop = loop {
             if cancel.is_cancelled() {
@@ -337,6 +338,10 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
                     edges.record(tree[p].technique, tree[id].technique, value);
                 }
             }
+            for &id in applied.iter().filter(|&&id| tree[id].passed) {
+                let r = tree[id].reward.unwrap_or(-1.0);
+                best_reward = Some(best_reward.map_or(r, |b: f64| b.max(r)));
+            }
             let iteration = iterations.len() + 1;
             iterations.push(IterationTrace {
                 iteration,
@@ -348,7 +353,7 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
                 iteration,
                 llm_calls: calls,
                 budget: cfg.budget,
-                best_reward: best_node(&tree).map(|b| tree[b].reward.unwrap_or(-1.0)),
+                best_reward,
                 current_path: path
                     .iter()
                     .skip(1)
@@ -357,29 +362,7 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
             });
         };
 
-        let best = best_node(&tree).map(|id| {
-            let mut chain = Vec::new();
-            let mut cur = Some(id);
-            while let Some(c) = cur.filter(|&c| c != 0) {
-                chain.push(c);
-                cur = tree[c].parent;
-            }
-            chain.reverse();
-            Best {
-                node: id,
-                state: tree[id].state.clone().expect("a passed node has a state"),
-                reward: tree[id].reward.unwrap_or(-1.0),
-                path: chain
-                    .iter()
-                    .map(|&c| self.graph.name(tree[c].technique))
-                    .collect(),
-                step_rewards: chain
-                    .iter()
-                    .map(|&c| tree[c].reward.unwrap_or(-1.0))
-                    .collect(),
-            }
-        });
-        let nodes = tree
+        let nodes: Vec<TraceNode> = tree
             .iter()
             .enumerate()
             .map(|(id, n)| TraceNode {
@@ -396,6 +379,7 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
                 llm_calls: n.llm_calls,
             })
             .collect();
+        let best = best_candidate(&nodes, |id| tree[id].state.clone());
         SearchOutcome {
             best,
             trace: SearchTrace {
@@ -510,19 +494,53 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
     }
 }
 
-/// The passed node with the highest reward (the earliest on ties).
-fn best_node<S>(tree: &[Node<S>]) -> Option<usize> {
-    tree.iter()
-        .enumerate()
+/// The passed node with the highest reward (the earliest on ties): the search's answer.
+pub(crate) fn best_in(nodes: &[TraceNode]) -> Option<usize> {
+    nodes
+        .iter()
         .skip(1)
-        .filter(|(_, n)| n.applied && n.passed)
-        .max_by(|(ia, a), (ib, b)| {
+        .filter(|n| n.passed)
+        .max_by(|a, b| {
             a.reward
                 .unwrap_or(-1.0)
                 .total_cmp(&b.reward.unwrap_or(-1.0))
-                .then(ib.cmp(ia))
+                .then(b.id.cmp(&a.id))
         })
-        .map(|(id, _)| id)
+        .map(|n| n.id)
+}
+
+/// Node ids from the first technique (init excluded) down to `id`.
+pub(crate) fn chain_to(nodes: &[TraceNode], id: usize) -> Vec<usize> {
+    let mut chain = Vec::new();
+    let mut cur = Some(id);
+    while let Some(c) = cur.filter(|&c| c != 0) {
+        chain.push(c);
+        cur = nodes[c].parent;
+    }
+    chain.reverse();
+    chain
+}
+
+/// The best candidate of a finished search, with the path that led to it.
+pub(crate) fn best_candidate<S>(
+    nodes: &[TraceNode],
+    state_of: impl Fn(usize) -> Option<S>,
+) -> Option<Best<S>> {
+    let id = best_in(nodes)?;
+    let chain = chain_to(nodes, id);
+    Some(Best {
+        node: id,
+        state: state_of(id).expect("a passed node has a state"),
+        reward: nodes[id].reward.unwrap_or(-1.0),
+        path: chain
+            .iter()
+            .map(|&c| nodes[c].technique_name.clone())
+            .collect(),
+        step_rewards: chain
+            .iter()
+            .map(|&c| nodes[c].reward.unwrap_or(-1.0))
+            .collect(),
+    })
 }
 
 #[cfg(test)]

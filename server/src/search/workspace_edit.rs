@@ -194,35 +194,13 @@ pub fn apply_line_edits(source: &str, edits: &[LineEdit]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::{LoopKind, RegionParam, WorkEstimate};
 
+    /// The built-in saxpy region, placed where the loop stands in the sources below (lines 6–8).
     fn saxpy() -> OffloadRegion {
-        let p = |name: &str, t: &str, arr: bool, access, extent: Option<&str>, size| RegionParam {
-            name: name.into(),
-            elem_type: t.into(),
-            is_array: arr,
-            access,
-            extent: extent.map(Into::into),
-            is_size: size,
-            input: None,
-            call_arg: None,
-        };
-        OffloadRegion {
-            name: "saxpy".into(),
-            params: vec![
-                p("n", "int", false, Access::Read, None, true),
-                p("a", "float", false, Access::Read, None, false),
-                p("x", "float", true, Access::Read, Some("n"), false),
-                p("y", "float", true, Access::ReadWrite, Some("n"), false),
-            ],
-            source: "void saxpy(int n, float a, const float* x, float* y) {\n    for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];\n}\n".into(),
-            includes: vec![],
-            kind: LoopKind::Map,
-            whole_function: true,
-            line: 6,
-            end_line: 8,
-            work: WorkEstimate { iterations: "n".into(), ops_per_iteration: 2.0, bytes_per_iteration: 12.0 },
-        }
+        let mut region = crate::verify::testdata::region("saxpy");
+        region.line = 6;
+        region.end_line = 8;
+        region
     }
 
     #[test]

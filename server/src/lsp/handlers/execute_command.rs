@@ -175,7 +175,6 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
     let runner = match state.runner() {
         Ok(r) => r,
         Err(e) => {
-            state.jobs.remove(&job_id);
             if let Some(o) = ongoing {
                 o.finish_with_message(format!("cannot start: {e}")).await;
             }
@@ -183,14 +182,13 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
         }
     };
     let task_cancel = cancel.clone();
-    let task = tokio::spawn(async move {
+    let mut task = tokio::spawn(async move {
         let _permit = slots.acquire_owned().await;
         if task_cancel.is_cancelled() {
             return Err("cancelled".to_string());
         }
         runner.offload(request, sink, task_cancel).await
     });
-    let mut task = task;
     let outcome = loop {
         tokio::select! {
             Some(p) = rx.recv() => {
@@ -236,29 +234,33 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
     }
     send_status(client, &job_id, &uri, report.line, &last, "done").await;
 
-    let result = LoopResult {
-        job_id: job_id.clone(),
-        line: report.line,
-        version,
-        region,
-        summary: summary.clone(),
-        applied: false,
-        stale: false,
-        reverify: None,
-        loop_text: crate::lsp::state::lines_of(&source, report.line, report.end_line),
-    };
+    let loop_text = crate::lsp::state::lines_of(&source, report.line, report.end_line);
+    let (now_text, now_version) = state
+        .documents
+        .get(&uri)
+        .map(|d| (d.text(), d.version))
+        .unzip();
+    let changed = now_version != Some(version);
     // The document may have changed during the search: the result goes where its loop is now.
-    let mut result = result;
-    if let Some(text) = state.documents.get(&uri).map(|d| d.text())
-        && let Some(line) = crate::lsp::state::relocate(&text, &result.loop_text, result.line)
-    {
-        result.line = line;
-    }
-    store_result(state, &uri, result);
-    let current_version = state.documents.get(&uri).map(|d| d.version);
-    let applied = if current_version == Some(version) {
-        apply(client, state, &uri, &job_id).await
-    } else {
+    let line = now_text
+        .and_then(|text| crate::lsp::state::relocate(&text, &loop_text, report.line))
+        .unwrap_or(report.line);
+    store_result(
+        state,
+        &uri,
+        LoopResult {
+            job_id: job_id.clone(),
+            line,
+            version,
+            region,
+            summary: summary.clone(),
+            applied: false,
+            stale: changed,
+            reverify: None,
+            loop_text,
+        },
+    );
+    let applied = if changed {
         client
             .show_message(
                 MessageType::INFO,
@@ -268,16 +270,9 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
                 ),
             )
             .await;
-        if let Some(r) = state
-            .results
-            .lock()
-            .expect("lock")
-            .get_mut(&uri)
-            .and_then(|v| v.iter_mut().find(|r| r.job_id == job_id))
-        {
-            r.stale = true;
-        }
         false
+    } else {
+        apply(client, state, &uri, &job_id).await
     };
     publish::diagnostics(client, state, &uri).await;
     Ok(Some(serde_json::json!({

@@ -29,16 +29,18 @@ pub async fn handle(client: &Client, state: &State, params: DidChangeTextDocumen
         doc.version = params.text_document.version;
         doc.refresh();
     }
-    let text = state.documents.get(&uri).map(|d| d.text());
-    if let (Some(results), Some(text)) = (
-        state.results.lock().expect("results lock").get_mut(&uri),
-        text,
-    ) {
-        for r in results.iter_mut().filter(|r| !r.applied) {
-            r.stale = true;
-            // A kept result follows its loop when lines are added or removed around it.
-            if let Some(line) = crate::lsp::state::relocate(&text, &r.loop_text, r.line) {
-                r.line = line;
+    if let Some(results) = state.results.lock().expect("results lock").get_mut(&uri) {
+        let mut kept = results.iter_mut().filter(|r| !r.applied).peekable();
+        // The text is copied only when a kept result has to follow its loop: not on every keystroke.
+        if kept.peek().is_some()
+            && let Some(text) = state.documents.get(&uri).map(|d| d.text())
+        {
+            for r in kept {
+                r.stale = true;
+                // A kept result follows its loop when lines are added or removed around it.
+                if let Some(line) = crate::lsp::state::relocate(&text, &r.loop_text, r.line) {
+                    r.line = line;
+                }
             }
         }
     }

@@ -219,6 +219,17 @@ impl Settings {
         }
     }
 
+    /// The search knobs these settings fix (strategy, budget, seed, answer length).
+    pub fn search_settings(&self) -> crate::search::offloader::SearchSettings {
+        crate::search::offloader::SearchSettings {
+            max_tokens: self.max_tokens,
+            strategy: self.strategy,
+            budget: self.budget as usize,
+            seed: self.seed,
+            ..Default::default()
+        }
+    }
+
     /// What `llm::connect` needs.
     pub fn backend_config(&self) -> BackendConfig {
         let mut config = BackendConfig::new(self.backend, self.effective_url(), self.model.clone());

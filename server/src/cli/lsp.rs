@@ -10,7 +10,7 @@ use crate::llm::BackendKind;
 use crate::lsp::{LspSettings, RunnerFactory};
 use crate::search::judge::LazyVerifierJudge;
 use crate::search::offload::OffloadRunner;
-use crate::search::offloader::{Offloader, SearchSettings, load_graph};
+use crate::search::offloader::{Offloader, load_graph};
 use crate::verify::VerifyConfig;
 
 #[derive(Debug, clap::Args)]
@@ -35,13 +35,7 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
             backend: settings.backend_config(),
             judge: Arc::new(judge),
             graph: graph.clone(),
-            settings: SearchSettings {
-                max_tokens: settings.max_tokens,
-                strategy: settings.strategy,
-                budget: settings.budget as usize,
-                seed: settings.seed,
-                ..SearchSettings::default()
-            },
+            settings: settings.search_settings(),
         });
         Ok(runner)
     });

@@ -124,12 +124,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         judge: Arc::new(VerifierJudge(Arc::new(verifier))),
         graph: Arc::new(graph),
         settings: SearchSettings {
-            max_tokens: settings.max_tokens,
             deadline: args.deadline.map(Duration::from_secs_f64),
-            strategy: settings.strategy,
-            budget: settings.budget as usize,
-            seed: settings.seed,
-            ..SearchSettings::default()
+            ..settings.search_settings()
         },
     };
     eprintln!(

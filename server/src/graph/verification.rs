@@ -450,17 +450,22 @@ pub fn to_jsonl_line<T: Serialize>(value: &T) -> String {
 
 struct SpacedFormatter;
 
+/// `", "` before every array element and object key but the first.
+fn comma_space<W: ?Sized + std::io::Write>(writer: &mut W, first: bool) -> std::io::Result<()> {
+    if first {
+        Ok(())
+    } else {
+        writer.write_all(b", ")
+    }
+}
+
 impl serde_json::ser::Formatter for SpacedFormatter {
     fn begin_array_value<W: ?Sized + std::io::Write>(
         &mut self,
         writer: &mut W,
         first: bool,
     ) -> std::io::Result<()> {
-        if first {
-            Ok(())
-        } else {
-            writer.write_all(b", ")
-        }
+        comma_space(writer, first)
     }
 
     fn begin_object_key<W: ?Sized + std::io::Write>(
@@ -468,11 +473,7 @@ impl serde_json::ser::Formatter for SpacedFormatter {
         writer: &mut W,
         first: bool,
     ) -> std::io::Result<()> {
-        if first {
-            Ok(())
-        } else {
-            writer.write_all(b", ")
-        }
+        comma_space(writer, first)
     }
 
     fn begin_object_value<W: ?Sized + std::io::Write>(

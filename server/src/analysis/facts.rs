@@ -374,16 +374,14 @@ impl<'a> Extractor<'a> {
         let src = self.src;
         for_each_descendant(node, |n| {
             match n.kind() {
-                "assignment_expression" => {
-                    if let Some(l) = n.child_by_field_name("left")
-                        && let Some(name) = written_root(l, src)
-                    {
-                        p.written.insert(name);
-                    }
-                }
-                "update_expression" => {
-                    if let Some(a) = n.child_by_field_name("argument")
-                        && let Some(name) = written_root(a, src)
+                kind @ ("assignment_expression" | "update_expression") => {
+                    let target = if kind == "assignment_expression" {
+                        "left"
+                    } else {
+                        "argument"
+                    };
+                    if let Some(t) = n.child_by_field_name(target)
+                        && let Some(name) = written_root(t, src)
                     {
                         p.written.insert(name);
                     }
@@ -412,15 +410,8 @@ impl<'a> Extractor<'a> {
                         p.locals.insert(name);
                     }
                 }
-                "for_range_loop" => {
-                    if let Some(d) = n.child_by_field_name("declarator")
-                        && let Some(name) = declarator_name(d, src)
-                    {
-                        p.locals.insert(name);
-                    }
-                }
-                "parameter_declaration" => {
-                    // Lambda parameters inside the loop are private to the lambda.
+                // A range-for's variable, and lambda parameters inside the loop, are private.
+                "for_range_loop" | "parameter_declaration" => {
                     if let Some(d) = n.child_by_field_name("declarator")
                         && let Some(name) = declarator_name(d, src)
                     {

@@ -136,3 +136,71 @@ fn histogram_counts_every_element() {
         assert_eq!(after - before, case.sizes[0].1, "case {i}");
     }
 }
+
+/// The harness fills large inputs on threads; the values must be those of one sequential pass over
+/// the stream (the reference and the candidate may run with different core counts), sorted inputs
+/// included.
+#[test]
+fn threaded_input_generator_draws_the_sequential_stream() {
+    if !have_gxx() {
+        println!("SKIP: g++ not found");
+        return;
+    }
+    let program = format!(
+        "{}\n{}",
+        cuda_offload::verify::harness::COMMON,
+        r#"
+template <class T>
+static long long mismatches(int dist, bool lo, bool hi, bool sorted) {
+    const long long n = (3LL << 20) + 17;  // over the threading threshold, not a multiple of 16
+    std::vector<T> got(n), want(n);
+    co_fill(got.data(), n, co_rng(42, 3), dist, lo, -5.0, hi, 70.0, sorted, false);
+    CoRng r = co_rng(42, 3);
+    for (long long i = 0; i < n; ++i) want[i] = co_value<T>(r, dist, lo, -5.0, hi, 70.0);
+    if (sorted) std::sort(want.begin(), want.end());
+    long long bad = 0;
+    for (long long i = 0; i < n; ++i) bad += std::memcmp(&got[i], &want[i], sizeof(T)) != 0;
+    std::vector<T> g(n), w(n);
+    co_garbage(g.data(), n, co_rng(9, 1000));
+    CoRng rg = co_rng(9, 1000);
+    for (long long i = 0; i < n; ++i)
+        w[i] = std::is_floating_point<T>::value ? (T)(-7777.0 - 1000.0 * rg.unit()) : (T)(rg.next() | 1ULL);
+    for (long long i = 0; i < n; ++i) bad += std::memcmp(&g[i], &w[i], sizeof(T)) != 0;
+    return bad;
+}
+
+int main() {
+    long long bad = 0;
+    for (int dist = 0; dist < 2; ++dist) {
+        for (int lh = 0; lh < 3; ++lh) {
+            bool lo = lh >= 1, hi = lh >= 2;
+            for (int sorted = 0; sorted < 2; ++sorted) {
+                bad += mismatches<float>(dist, lo, hi, sorted);
+                bad += mismatches<double>(dist, lo, hi, sorted);
+                bad += mismatches<int>(dist, lo, hi, sorted);
+                bad += mismatches<unsigned char>(dist, lo, hi, sorted);
+            }
+        }
+    }
+    std::printf("%lld\n", bad);
+    return bad == 0 ? 0 : 1;
+}
+"#
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("gen.cpp"), program).unwrap();
+    let exe = dir.path().join("gen");
+    let st = Command::new("g++")
+        .args(["-O2", "-std=c++17", "-pthread", "-o"])
+        .arg(&exe)
+        .arg(dir.path().join("gen.cpp"))
+        .status()
+        .unwrap();
+    assert!(st.success(), "the generator test does not compile");
+    let out = Command::new(&exe).output().unwrap();
+    assert!(
+        out.status.success(),
+        "threaded fills differ from the sequential stream in {} elements",
+        String::from_utf8_lossy(&out.stdout).trim()
+    );
+}

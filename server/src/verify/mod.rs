@@ -558,6 +558,8 @@ impl Verifier {
         };
         args.extend([
             "-std=c++17".into(),
+            // The input generator fills large inputs on threads (harness/common.h).
+            "-pthread".into(),
             format!("-DCO_HP={}", hp as u8),
             "-o".into(),
             exe.display().to_string(),

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -56,6 +57,80 @@ static T co_value(CoRng& r, int dist, bool has_lo, double lo, bool has_hi, doubl
     return (T)(a + (long long)(r.next() % span));
 }
 
+// How many draws from the stream one element takes (see co_value): fixed per fill, so a chunk of
+// a fill can start at the stream position a sequential fill reaches there.
+template <class T>
+static long long co_draws(int dist, bool has_lo, bool has_hi) {
+    if (std::is_floating_point<T>::value && !has_lo && !has_hi && dist != 0) return 3;
+    return 1;
+}
+
+static CoRng co_skip(CoRng r, long long draws) {
+    r.s += (uint64_t)draws * 0x9e3779b97f4a7c15ULL;
+    return r;
+}
+
+// Runs body(begin, end) over [0, len) on up to 16 threads. A timed sample regenerates every input
+// (hundreds of MB): one thread made that, not the GPU, the cost of verifying. The values do not
+// depend on the number of threads. Where threads cannot be made, one thread does it all.
+template <class F>
+static void co_chunked(long long len, F body) {
+    unsigned hw = std::thread::hardware_concurrency();
+    long long threads = std::min<long long>(hw == 0 ? 1 : hw, 16);
+    if (len < (1LL << 20) || threads < 2) { body(0LL, len); return; }
+    long long chunk = (len + threads - 1) / threads;
+    std::vector<std::thread> pool;
+    long long done_by_pool = chunk;
+    try {
+        for (long long a = chunk; a < len; a += chunk) {
+            pool.emplace_back(body, a, std::min(len, a + chunk));
+            done_by_pool = std::min(len, a + chunk);
+        }
+    } catch (...) {
+        body(done_by_pool, len);
+    }
+    body(0LL, std::min(len, chunk));
+    for (std::thread& t : pool) t.join();
+}
+
+// std::sort's result, faster: chunks sorted on threads, then merged pairwise (generated values
+// that compare equal are identical, so the order of ties cannot differ).
+template <class T>
+static void co_sort(T* p, long long len) {
+    std::vector<long long> cuts{0};
+    unsigned hw = std::thread::hardware_concurrency();
+    long long parts = len < (1LL << 20) ? 1 : std::min<long long>(hw == 0 ? 1 : hw, 16);
+    long long chunk = (len + parts - 1) / parts;
+    for (long long a = chunk; a < len; a += chunk) cuts.push_back(a);
+    cuts.push_back(len);
+    std::vector<std::thread> sorts;
+    for (size_t i = 0; i + 1 < cuts.size(); ++i) {
+        T* a = p + cuts[i]; T* e = p + cuts[i + 1];
+        try {
+            sorts.emplace_back([a, e] { std::sort(a, e); });
+        } catch (...) {
+            std::sort(a, e);
+        }
+    }
+    for (std::thread& t : sorts) t.join();
+    while (cuts.size() > 2) {
+        std::vector<long long> next{0};
+        std::vector<std::thread> merges;
+        for (size_t i = 0; i + 2 < cuts.size(); i += 2) {
+            T* a = p + cuts[i]; T* m = p + cuts[i + 1]; T* e = p + cuts[i + 2];
+            try {
+                merges.emplace_back([a, m, e] { std::inplace_merge(a, m, e); });
+            } catch (...) {
+                std::inplace_merge(a, m, e);
+            }
+            next.push_back(cuts[i + 2]);
+        }
+        if (next.back() != len) next.push_back(len);
+        for (std::thread& t : merges) t.join();
+        cuts.swap(next);
+    }
+}
+
 template <class T>
 static void co_fill(T* p, long long len, CoRng r, int dist, bool has_lo, double lo, bool has_hi,
                     double hi, bool sorted, bool perm) {
@@ -67,18 +142,25 @@ static void co_fill(T* p, long long len, CoRng r, int dist, bool has_lo, double 
         }
         return;
     }
-    for (long long i = 0; i < len; ++i) p[i] = co_value<T>(r, dist, has_lo, lo, has_hi, hi);
-    if (sorted) std::sort(p, p + len);
+    long long draws = co_draws<T>(dist, has_lo, has_hi);
+    co_chunked(len, [=](long long a, long long b) {
+        CoRng rr = co_skip(r, a * draws);
+        for (long long i = a; i < b; ++i) p[i] = co_value<T>(rr, dist, has_lo, lo, has_hi, hi);
+    });
+    if (sorted) co_sort(p, len);
 }
 
 // Outputs start as seeded garbage: an untouched element never matches by luck, and both programs
 // start from the same garbage so elements the loop does not write compare equal.
 template <class T>
 static void co_garbage(T* p, long long len, CoRng r) {
-    for (long long i = 0; i < len; ++i) {
-        if (std::is_floating_point<T>::value) p[i] = (T)(-7777.0 - 1000.0 * r.unit());
-        else p[i] = (T)(r.next() | 1ULL);
-    }
+    co_chunked(len, [=](long long a, long long b) {
+        CoRng rr = co_skip(r, a);
+        for (long long i = a; i < b; ++i) {
+            if (std::is_floating_point<T>::value) p[i] = (T)(-7777.0 - 1000.0 * rr.unit());
+            else p[i] = (T)(rr.next() | 1ULL);
+        }
+    });
 }
 
 static long long co_ext(long long e) { return e < 1 ? 1 : e; }

@@ -35,6 +35,9 @@ pub struct Settings {
     pub total_timeout_s: f64,
     /// LLM calls one search may make.
     pub budget: u32,
+    /// MCGS rollouts in flight at once (model calls and verification overlap); raise it for a
+    /// model server that serves several requests at a time (llama-server `--parallel N`).
+    pub parallel: u32,
     pub strategy: Strategy,
     pub nvcc: Option<PathBuf>,
     /// e.g. `sm_90`; `None`: the detected GPU's, else nvcc's default.
@@ -59,6 +62,7 @@ impl Default for Settings {
             first_token_timeout_s: 300.0,
             total_timeout_s: 300.0,
             budget: 32,
+            parallel: 1,
             strategy: Strategy::Mcgs,
             nvcc: None,
             gpu_arch: None,
@@ -84,6 +88,7 @@ pub struct SettingsLayer {
     pub first_token_timeout_s: Option<f64>,
     pub total_timeout_s: Option<f64>,
     pub budget: Option<u32>,
+    pub parallel: Option<u32>,
     pub strategy: Option<Strategy>,
     pub nvcc: Option<PathBuf>,
     pub gpu_arch: Option<String>,
@@ -142,6 +147,7 @@ impl Settings {
             max_tokens,
             num_ctx,
             budget,
+            parallel,
             strategy,
             record
         );
@@ -187,6 +193,9 @@ impl Settings {
         if self.max_tokens == 0 {
             return invalid("max_tokens", "must be at least 1");
         }
+        if self.parallel == 0 {
+            return invalid("parallel", "must be at least 1 rollout");
+        }
         if self.budget == 0 {
             return invalid("budget", "must be at least 1 LLM call");
         }
@@ -226,6 +235,10 @@ impl Settings {
             strategy: self.strategy,
             budget: self.budget as usize,
             seed: self.seed,
+            mcgs: crate::search::mcgs::McgsConfig {
+                parallel: self.parallel as usize,
+                ..Default::default()
+            },
             ..Default::default()
         }
     }
@@ -310,6 +323,7 @@ pub fn from_env(env: impl Fn(&str) -> Option<String>) -> Result<SettingsLayer, C
         first_token_timeout_s: get(&env, "first_token_timeout_s")?,
         total_timeout_s: get(&env, "total_timeout_s")?,
         budget: get(&env, "budget")?,
+        parallel: get(&env, "parallel")?,
         strategy: get::<EnumArg<Strategy>>(&env, "strategy")?.map(|e| e.0),
         nvcc: get(&env, "nvcc")?,
         gpu_arch: get(&env, "gpu_arch")?,
@@ -365,6 +379,9 @@ pub struct SettingsArgs {
     /// LLM calls one search may make
     #[arg(long)]
     pub budget: Option<u32>,
+    /// MCGS rollouts in flight at once
+    #[arg(long)]
+    pub parallel: Option<u32>,
     #[arg(long, value_enum)]
     pub strategy: Option<Strategy>,
     /// nvcc to use (file, or a CUDA root containing bin/nvcc)
@@ -396,6 +413,7 @@ impl SettingsArgs {
             first_token_timeout_s: self.first_token_timeout,
             total_timeout_s: self.total_timeout,
             budget: self.budget,
+            parallel: self.parallel,
             strategy: self.strategy,
             nvcc: self.nvcc.clone(),
             gpu_arch: self.gpu_arch.clone(),

@@ -31,6 +31,9 @@ pub struct Args {
     /// Model calls the search may spend
     #[arg(long)]
     budget: Option<u32>,
+    /// MCGS rollouts in flight at once (for a model server that serves several requests at a time)
+    #[arg(long)]
+    parallel: Option<u32>,
     /// Seed for every random choice (and the model's sampling)
     #[arg(long)]
     seed: Option<u64>,
@@ -81,6 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         max_tokens: args.max_tokens,
         budget: args.budget,
+        parallel: args.parallel,
         strategy: args.strategy,
         nvcc: args.nvcc.clone(),
         cassette: args.cassette.clone(),

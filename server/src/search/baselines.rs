@@ -216,7 +216,7 @@ mod tests {
             &mut |_| {},
         )
         .await;
-        assert_eq!(env.log, vec!["0>1", "0>1>3", "0>1>4", "0>2"]);
+        assert_eq!(env.log(), vec!["0>1", "0>1>3", "0>1>4", "0>2"]);
         assert_eq!(out.trace.stop, StopReason::Exhausted);
         let best = out.best.unwrap();
         assert_eq!(best.path, vec!["A", "D"]);
@@ -246,7 +246,7 @@ mod tests {
         .await;
         assert_eq!(out.trace.stop, StopReason::Budget);
         assert_eq!(out.trace.llm_calls, 3);
-        assert_eq!(env.log, vec!["0>1", "0>1>2", "0>1>2>1"]);
+        assert_eq!(env.log(), vec!["0>1", "0>1>2", "0>1>2>1"]);
     }
 
     #[tokio::test]

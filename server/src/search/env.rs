@@ -28,12 +28,24 @@ pub trait Judge: Send + Sync {
         Ok(())
     }
 
+    /// Grades a candidate of the search (the verifier times it briefly: `Timing::Screening`).
     fn judge<'a>(
         &'a self,
         region: &'a OffloadRegion,
         candidate: &'a str,
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, VerifyOutcome>;
+
+    /// Grades the kernel a user gets (the search's answer, a kernel re-verified on save) with the
+    /// full timing protocol.
+    fn judge_final<'a>(
+        &'a self,
+        region: &'a OffloadRegion,
+        candidate: &'a str,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, VerifyOutcome> {
+        self.judge(region, candidate, cancel)
+    }
 }
 
 /// Every candidate the search produced, for the trace and for `--json`.
@@ -276,7 +288,7 @@ impl SearchEnv for ModelEnv<'_> {
     type State = String;
 
     async fn apply(
-        &mut self,
+        &self,
         from: &String,
         path: &[TechniqueId],
         technique: TechniqueId,

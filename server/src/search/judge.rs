@@ -8,21 +8,25 @@ use tokio_util::sync::CancellationToken;
 use super::env::Judge;
 use super::offload::BoxFuture;
 use crate::analysis::OffloadRegion;
-use crate::verify::{Verifier, VerifyConfig, VerifyOutcome};
+use crate::verify::{Protocol, Verifier, VerifyConfig, VerifyOutcome};
 
 pub struct VerifierJudge(pub Arc<Verifier>);
 
-impl Judge for VerifierJudge {
-    fn judge<'a>(
+impl VerifierJudge {
+    fn run<'a>(
         &'a self,
         region: &'a OffloadRegion,
         candidate: &'a str,
         cancel: &'a CancellationToken,
+        protocol: Protocol,
     ) -> BoxFuture<'a, VerifyOutcome> {
         let verifier = self.0.clone();
         let (region, candidate) = (region.clone(), candidate.to_string());
         Box::pin(async move {
-            let job = tokio::task::spawn_blocking(move || verifier.verify(&region, &candidate));
+            let job = tokio::task::spawn_blocking(move || match protocol {
+                Protocol::Full => verifier.verify(&region, &candidate),
+                Protocol::Screening => verifier.verify_screening(&region, &candidate),
+            });
             tokio::select! {
                 joined = job => match joined {
                     Ok(Ok(report)) => report.outcome,
@@ -34,6 +38,26 @@ impl Judge for VerifierJudge {
                 _ = cancel.cancelled() => VerifyOutcome::Rejected { reason: "cancelled".into() },
             }
         })
+    }
+}
+
+impl Judge for VerifierJudge {
+    fn judge<'a>(
+        &'a self,
+        region: &'a OffloadRegion,
+        candidate: &'a str,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, VerifyOutcome> {
+        self.run(region, candidate, cancel, Protocol::Screening)
+    }
+
+    fn judge_final<'a>(
+        &'a self,
+        region: &'a OffloadRegion,
+        candidate: &'a str,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, VerifyOutcome> {
+        self.run(region, candidate, cancel, Protocol::Full)
     }
 }
 
@@ -78,9 +102,30 @@ impl Judge for LazyVerifierJudge {
         candidate: &'a str,
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, VerifyOutcome> {
+        self.with_verifier(region, candidate, cancel, Protocol::Screening)
+    }
+
+    fn judge_final<'a>(
+        &'a self,
+        region: &'a OffloadRegion,
+        candidate: &'a str,
+        cancel: &'a CancellationToken,
+    ) -> BoxFuture<'a, VerifyOutcome> {
+        self.with_verifier(region, candidate, cancel, Protocol::Full)
+    }
+}
+
+impl LazyVerifierJudge {
+    fn with_verifier<'a>(
+        &'a self,
+        region: &'a OffloadRegion,
+        candidate: &'a str,
+        cancel: &'a CancellationToken,
+        protocol: Protocol,
+    ) -> BoxFuture<'a, VerifyOutcome> {
         Box::pin(async move {
             match self.verifier() {
-                Ok(v) => VerifierJudge(v).judge(region, candidate, cancel).await,
+                Ok(v) => VerifierJudge(v).run(region, candidate, cancel, protocol).await,
                 Err(e) => VerifyOutcome::Rejected {
                     reason: format!("verifier unavailable: {e}"),
                 },

@@ -37,6 +37,16 @@ pub struct McgsConfig {
     /// Wall-clock limit, checked between steps.
     pub deadline: Option<Duration>,
     pub seed: u64,
+    /// Rollouts in flight at once: selection picks this many leaves (a virtual loss on each
+    /// selected path steers the next selection elsewhere), their rollouts run concurrently (model
+    /// calls and verification overlap), and their results are backed up in selection order, so a
+    /// seed still reproduces the run. 1 is the sequential algorithm.
+    #[serde(default = "one")]
+    pub parallel: usize,
+}
+
+fn one() -> usize {
+    1
 }
 
 impl Default for McgsConfig {
@@ -49,6 +59,7 @@ impl Default for McgsConfig {
             budget: 32,
             deadline: None,
             seed: 0,
+            parallel: 1,
         }
     }
 }
@@ -59,7 +70,7 @@ pub trait SearchEnv {
     /// `path` is the technique sequence leading to `from` (starting with `INIT`); `calls_left` is
     /// the most model calls this step may spend (a repair attempt needs two).
     fn apply(
-        &mut self,
+        &self,
         from: &Self::State,
         path: &[TechniqueId],
         technique: TechniqueId,
@@ -166,6 +177,7 @@ struct Node<S> {
     passed: bool,
     note: String,
     llm_calls: usize,
+    tokens: u64,
 }
 
 impl<S> Node<S> {
@@ -185,6 +197,7 @@ impl<S> Node<S> {
             passed: false,
             note: String::new(),
             llm_calls: 0,
+            tokens: 0,
         }
     }
 
@@ -232,7 +245,7 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
     /// cancellation; `progress` is called after every iteration.
     pub async fn run<E: SearchEnv>(
         &self,
-        env: &mut E,
+        env: &E,
         initial: E::State,
         cancel: &CancellationToken,
         progress: &mut (dyn FnMut(&Progress) + Send),
@@ -266,100 +279,126 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
                 break StopReason::Exhausted;
             }
 
-            // 1. Selection (with 2. expansion on first pass through a node).
-            let mut path = vec![0usize];
-            let mut cur = 0usize;
-            loop {
-                if self.is_terminal(&tree[cur]) {
+            // 1. Selection (with 2. expansion on first pass through a node) of up to `parallel`
+            //    new leaves, each under a virtual loss until its result is backed up.
+            let calls_left = cfg.budget - calls;
+            let mut picks: Vec<Pick<E::State>> = Vec::new();
+            let mut idle_path = None;
+            while picks.len() < cfg.parallel.max(1).min(calls_left) {
+                let (path, leaf) = self.select(&mut tree);
+                if tree[leaf].applied {
+                    // A finished leaf (failed or at the depth limit): an iteration of its own.
+                    if picks.is_empty() {
+                        idle_path = Some(path);
+                    }
                     break;
                 }
-                if !tree[cur].expanded {
-                    self.expand(&mut tree, cur);
-                }
-                let Some(next) = self.select_child(&tree, cur) else {
-                    break;
-                };
-                cur = next;
-                path.push(cur);
-                if !tree[cur].applied {
+                if picks.iter().any(|p| p.leaf == leaf) {
                     break;
                 }
+                for &id in &path {
+                    tree[id].visits += 1;
+                    tree[id].value_sum -= VIRTUAL_LOSS;
+                }
+                let parent = tree[leaf].parent.expect("a leaf below the root");
+                picks.push(Pick {
+                    techniques: techniques_to(&tree, parent),
+                    from: tree[parent]
+                        .state
+                        .clone()
+                        .expect("children are only applied under passed nodes"),
+                    technique: tree[leaf].technique,
+                    depth: tree[leaf].depth,
+                    leaf,
+                    path,
+                    allowance: 0,
+                    rng: ChaCha8Rng::seed_from_u64(rng.random()),
+                });
+            }
+            let n = picks.len();
+            for (i, p) in picks.iter_mut().enumerate() {
+                p.allowance = calls_left / n.max(1) + usize::from(i < calls_left % n.max(1));
             }
 
-            let mut applied = Vec::new();
-            let mut seen: Vec<f64> = Vec::new();
-            if !tree[cur].applied {
-                // The new child: apply it, then 3. roll out from it.
-                let budget_left = cfg.budget - calls;
-                let r = self
-                    .apply(env, &mut tree, cur, budget_left, &mut calls, &mut tokens)
-                    .await;
-                applied.push(cur);
-                seen.push(r);
-                while tree[cur].passed
-                    && tree[cur].depth < cfg.max_depth
-                    && calls < cfg.budget
-                    && !cancel.is_cancelled()
-                    && cfg.deadline.is_none_or(|d| started.elapsed() < d)
-                {
-                    if !tree[cur].expanded {
-                        self.expand(&mut tree, cur);
+            let mut finished: Vec<(Vec<usize>, Vec<usize>, f64)> = Vec::new();
+            if let Some(path) = idle_path {
+                let leaf = *path.last().expect("a path has the root");
+                let value = tree[leaf].reward.unwrap_or(-1.0);
+                idle_iterations += 1;
+                finished.push((path, Vec::new(), value));
+            } else {
+                // 3. The new leaves are applied and rolled out concurrently; their results enter
+                //    the tree in selection order.
+                let rollouts = futures::future::join_all(
+                    picks
+                        .iter()
+                        .map(|p| self.rollout(env, &edges, p, cancel, started)),
+                )
+                .await;
+                for (pick, rollout) in picks.into_iter().zip(rollouts) {
+                    for &id in &pick.path {
+                        tree[id].visits -= 1;
+                        tree[id].value_sum += VIRTUAL_LOSS;
                     }
-                    let Some(next) = self.rollout_child(&tree, &edges, cur, &mut rng) else {
-                        break;
-                    };
-                    cur = next;
-                    path.push(cur);
-                    if tree[cur].applied {
-                        seen.extend(tree[cur].reward);
-                        continue;
+                    let mut path = pick.path;
+                    let mut cur = pick.leaf;
+                    let mut used = 0;
+                    let mut applied = Vec::new();
+                    let mut seen = Vec::new();
+                    for (i, (choice, step)) in rollout.into_iter().enumerate() {
+                        if i > 0 {
+                            if !tree[cur].expanded {
+                                self.expand(&mut tree, cur);
+                            }
+                            cur = tree[cur].children[choice];
+                            path.push(cur);
+                        }
+                        let left = pick.allowance - used;
+                        let (r, spent) = record(&mut tree[cur], step, left);
+                        used += spent;
+                        calls += spent;
+                        tokens += tree[cur].tokens;
+                        applied.push(cur);
+                        seen.push(r);
                     }
-                    let budget_left = cfg.budget - calls;
-                    let r = self
-                        .apply(env, &mut tree, cur, budget_left, &mut calls, &mut tokens)
-                        .await;
-                    applied.push(cur);
-                    seen.push(r);
+                    let value = seen.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                    finished.push((path, applied, if value.is_finite() { value } else { -1.0 }));
                 }
                 idle_iterations = 0;
-            } else {
-                // A finished leaf (failed or at the depth limit) selected again.
-                seen.extend(tree[cur].reward);
-                idle_iterations += 1;
             }
 
-            // 4. Backpropagation of the maximum reward seen on this iteration.
-            let value = seen.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            let value = if value.is_finite() { value } else { -1.0 };
-            for &id in &path {
-                tree[id].visits += 1;
-                tree[id].value_sum += value;
-                if let Some(p) = tree[id].parent {
-                    edges.record(tree[p].technique, tree[id].technique, value);
+            // 4. Backpropagation of the maximum reward seen on each iteration.
+            for (path, applied, value) in finished {
+                for &id in &path {
+                    tree[id].visits += 1;
+                    tree[id].value_sum += value;
+                    if let Some(p) = tree[id].parent {
+                        edges.record(tree[p].technique, tree[id].technique, value);
+                    }
                 }
+                for &id in applied.iter().filter(|&&id| tree[id].passed) {
+                    let r = tree[id].reward.unwrap_or(-1.0);
+                    best_reward = Some(best_reward.map_or(r, |b: f64| b.max(r)));
+                }
+                let iteration = iterations.len() + 1;
+                progress(&Progress {
+                    iteration,
+                    llm_calls: calls,
+                    budget: cfg.budget,
+                    best_reward,
+                    current_path: path
+                        .iter()
+                        .skip(1)
+                        .map(|&id| self.graph.name(tree[id].technique))
+                        .collect(),
+                });
+                iterations.push(IterationTrace {
+                    iteration,
+                    path,
+                    applied,
+                    value,
+                });
             }
-            for &id in applied.iter().filter(|&&id| tree[id].passed) {
-                let r = tree[id].reward.unwrap_or(-1.0);
-                best_reward = Some(best_reward.map_or(r, |b: f64| b.max(r)));
-            }
-            let iteration = iterations.len() + 1;
-            iterations.push(IterationTrace {
-                iteration,
-                path: path.clone(),
-                applied,
-                value,
-            });
-            progress(&Progress {
-                iteration,
-                llm_calls: calls,
-                budget: cfg.budget,
-                best_reward,
-                current_path: path
-                    .iter()
-                    .skip(1)
-                    .map(|&id| self.graph.name(tree[id].technique))
-                    .collect(),
-            });
         };
 
         let nodes: Vec<TraceNode> = tree
@@ -390,6 +429,76 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
                 stop,
             },
         }
+    }
+
+    /// From the root by P-UCB down to an untried child or a finished leaf, expanding each node
+    /// passed through for the first time.
+    fn select<S>(&self, tree: &mut Vec<Node<S>>) -> (Vec<usize>, usize) {
+        let mut path = vec![0usize];
+        let mut cur = 0usize;
+        loop {
+            if self.is_terminal(&tree[cur]) {
+                break;
+            }
+            if !tree[cur].expanded {
+                self.expand(tree, cur);
+            }
+            let Some(next) = self.select_child(tree, cur) else {
+                break;
+            };
+            cur = next;
+            path.push(cur);
+            if !tree[cur].applied {
+                break;
+            }
+        }
+        (path, cur)
+    }
+
+    /// Applies a picked leaf, then rolls out from it: each further step is the rollout policy's
+    /// choice among the graph successors (index into them, as `expand` orders the children).
+    /// Touches no tree: the nodes below a new leaf are all new, so the graph and the edge
+    /// statistics of the batch's start are all a rollout needs.
+    async fn rollout<E: SearchEnv>(
+        &self,
+        env: &E,
+        edges: &EdgeStats,
+        pick: &Pick<E::State>,
+        cancel: &CancellationToken,
+        started: Instant,
+    ) -> Vec<(usize, StepResult<E::State>)> {
+        let cfg = &self.config;
+        let mut rng = pick.rng.clone();
+        let mut techniques = pick.techniques.clone();
+        let step = env
+            .apply(&pick.from, &techniques, pick.technique, pick.allowance)
+            .await;
+        let mut used = step.llm_calls.min(pick.allowance);
+        let mut state = step.state.clone().filter(|_| step.passed);
+        let mut steps = vec![(0, step)];
+        let (mut technique, mut depth) = (pick.technique, pick.depth);
+        while let Some(from) = state.take() {
+            if depth >= cfg.max_depth
+                || used >= pick.allowance
+                || cancel.is_cancelled()
+                || cfg.deadline.is_some_and(|d| started.elapsed() >= d)
+            {
+                break;
+            }
+            let successors = self.graph.successors(technique);
+            let Some(choice) = self.rollout_choice(&successors, edges, technique, &mut rng) else {
+                break;
+            };
+            techniques.push(technique);
+            technique = successors[choice].0;
+            depth += 1;
+            let left = pick.allowance - used;
+            let step = env.apply(&from, &techniques, technique, left).await;
+            used += step.llm_calls.min(left);
+            state = step.state.clone().filter(|_| step.passed);
+            steps.push((choice, step));
+        }
+        steps
     }
 
     fn is_terminal<S>(&self, node: &Node<S>) -> bool {
@@ -428,70 +537,71 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
         })
     }
 
-    /// The rollout policy: argmax `Q(s,a) - λN(s,a)` with probability 1-ε, else uniform.
-    fn rollout_child<S>(
+    /// The rollout policy over `successors`: argmax `Q(s,a) - λN(s,a)` with probability 1-ε, else
+    /// uniform.
+    fn rollout_choice(
         &self,
-        tree: &[Node<S>],
+        successors: &[(TechniqueId, f64)],
         edges: &EdgeStats,
-        id: usize,
+        from: TechniqueId,
         rng: &mut ChaCha8Rng,
     ) -> Option<usize> {
-        let children = &tree[id].children;
-        if children.is_empty() {
+        if successors.is_empty() {
             return None;
         }
         if rng.random::<f64>() < self.config.epsilon {
-            return Some(children[rng.random_range(0..children.len())]);
+            return Some(rng.random_range(0..successors.len()));
         }
-        let from = tree[id].technique;
-        children.iter().copied().max_by(|&a, &b| {
-            let s = |c: usize| {
-                edges.score(
-                    from,
-                    tree[c].technique,
-                    tree[c].prior,
-                    self.config.visit_penalty,
-                )
+        (0..successors.len()).max_by(|&a, &b| {
+            let s = |i: usize| {
+                let (to, prior) = successors[i];
+                edges.score(from, to, prior, self.config.visit_penalty)
             };
             s(a).total_cmp(&s(b)).then(b.cmp(&a))
         })
     }
+}
 
-    async fn apply<E: SearchEnv>(
-        &self,
-        env: &mut E,
-        tree: &mut [Node<E::State>],
-        id: usize,
-        calls_left: usize,
-        calls: &mut usize,
-        tokens: &mut u64,
-    ) -> f64 {
-        let parent = tree[id].parent.expect("only the root has no parent");
-        let mut techniques = Vec::new();
-        let mut cur = Some(parent);
-        while let Some(c) = cur {
-            techniques.push(tree[c].technique);
-            cur = tree[c].parent;
-        }
-        techniques.reverse();
-        let from = tree[parent]
-            .state
-            .clone()
-            .expect("children are only applied under passed nodes");
-        let step = env
-            .apply(&from, &techniques, tree[id].technique, calls_left)
-            .await;
-        let node = &mut tree[id];
-        node.applied = true;
-        node.llm_calls = step.llm_calls.min(calls_left);
-        *calls += node.llm_calls;
-        *tokens += step.tokens;
-        node.passed = step.passed && step.state.is_some();
-        node.reward = Some(if node.passed { step.reward } else { -1.0 });
-        node.note = step.note;
-        node.state = step.state;
-        node.reward.unwrap_or(-1.0)
+/// Selection pushes this much loss on each node of a path whose rollout is in flight.
+const VIRTUAL_LOSS: f64 = 1.0;
+
+/// A leaf picked for a rollout, with what the rollout needs from the tree at that moment.
+struct Pick<S> {
+    path: Vec<usize>,
+    leaf: usize,
+    technique: TechniqueId,
+    depth: usize,
+    /// Techniques from the root to the leaf's parent.
+    techniques: Vec<TechniqueId>,
+    /// The parent's code.
+    from: S,
+    /// Model calls this rollout may spend: its share of what the budget has left.
+    allowance: usize,
+    rng: ChaCha8Rng,
+}
+
+/// Techniques from the root to `id`, the root's `INIT` first.
+fn techniques_to<S>(tree: &[Node<S>], id: usize) -> Vec<TechniqueId> {
+    let mut techniques = Vec::new();
+    let mut cur = Some(id);
+    while let Some(c) = cur {
+        techniques.push(tree[c].technique);
+        cur = tree[c].parent;
     }
+    techniques.reverse();
+    techniques
+}
+
+/// Writes a step's result into its node; returns the node's reward and the model calls counted.
+fn record<S>(node: &mut Node<S>, step: StepResult<S>, calls_left: usize) -> (f64, usize) {
+    node.applied = true;
+    node.llm_calls = step.llm_calls.min(calls_left);
+    node.tokens = step.tokens;
+    node.passed = step.passed && step.state.is_some();
+    node.reward = Some(if node.passed { step.reward } else { -1.0 });
+    node.note = step.note;
+    node.state = step.state;
+    (node.reward.unwrap_or(-1.0), node.llm_calls)
 }
 
 /// The passed node with the highest reward (the earliest on ties): the search's answer.

@@ -2,6 +2,7 @@
 //! fixed function of the technique path, so every choice is predictable.
 
 use std::collections::HashMap;
+use std::sync::Mutex;
 
 use tokio_util::sync::CancellationToken;
 
@@ -40,7 +41,7 @@ pub struct Scripted {
     pub rewards: HashMap<String, f64>,
     pub default: f64,
     pub calls_per_step: usize,
-    pub log: Vec<String>,
+    pub log: Mutex<Vec<String>>,
     pub cancel_after: Option<(usize, CancellationToken)>,
 }
 
@@ -50,25 +51,36 @@ impl Scripted {
             rewards: rewards.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
             default,
             calls_per_step: 1,
-            log: Vec::new(),
+            log: Mutex::default(),
             cancel_after: None,
         }
+    }
+}
+
+impl Scripted {
+    /// The steps applied so far, in the order they started.
+    pub fn log(&self) -> Vec<String> {
+        self.log.lock().expect("log lock").clone()
     }
 }
 
 impl SearchEnv for Scripted {
     type State = String;
     async fn apply(
-        &mut self,
+        &self,
         from: &String,
         _path: &[TechniqueId],
         technique: TechniqueId,
         calls_left: usize,
     ) -> StepResult<String> {
         let state = format!("{from}>{technique}");
-        self.log.push(state.clone());
+        let logged = {
+            let mut log = self.log.lock().expect("log lock");
+            log.push(state.clone());
+            log.len()
+        };
         if let Some((n, token)) = &self.cancel_after
-            && self.log.len() >= *n
+            && logged >= *n
         {
             token.cancel();
         }
@@ -93,7 +105,7 @@ impl SearchEnv for Scripted {
             OneShotStyle::ChainOfThought => "cot",
         };
         let state = format!("{initial}>{label}");
-        self.log.push(state.clone());
+        self.log.lock().expect("log lock").push(state.clone());
         let reward = self.rewards.get(&state).copied().unwrap_or(self.default);
         StepResult {
             state: Some(state),

@@ -350,6 +350,28 @@ pub fn plan_for(region: &OffloadRegion, salt: u64) -> Plan {
     }
 }
 
+impl Plan {
+    /// Fewer timed samples (see `Protocol::Screening`); the re-checked samples stay three, drawn
+    /// among the first five.
+    pub fn screening(&mut self) {
+        self.warmups = 2;
+        self.min_samples = 5;
+        self.max_samples = 10;
+        let mut picks: Vec<usize> = self.checked_samples.iter().map(|i| i % 5).collect();
+        picks.sort();
+        picks.dedup();
+        let mut next = 0;
+        while picks.len() < 3 {
+            if !picks.contains(&next) {
+                picks.push(next);
+            }
+            next += 1;
+        }
+        picks.sort();
+        self.checked_samples = picks;
+    }
+}
+
 /// Compulsory work of the timed size: (bytes, flops) from the region's work estimate.
 pub fn work_at(region: &OffloadRegion, case: &Case) -> Option<(f64, f64)> {
     let mut vars = size_vars(region, 1);

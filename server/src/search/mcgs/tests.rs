@@ -59,7 +59,7 @@ async fn selection_sequence_is_exact() {
     assert_eq!(paths[2], vec!["B", "C"]);
     assert_eq!(paths[3], vec!["B", "C"]);
     assert_eq!(
-        env.log,
+        env.log(),
         vec!["0>1", "0>1>3", "0>2", "0>2>3"],
         "each path is applied exactly once"
     );
@@ -105,7 +105,7 @@ async fn cycles_terminate_at_the_depth_limit() {
     let out = run(&graph, config(1000, 5, 0.0), &mut env).await;
     assert_eq!(out.trace.stop, StopReason::Exhausted);
     assert_eq!(
-        env.log,
+        env.log(),
         vec!["0>1", "0>1>2", "0>1>2>1", "0>1>2>1>2", "0>1>2>1>2>1"]
     );
     assert!(out.trace.nodes.iter().all(|n| n.depth <= 5));
@@ -121,7 +121,7 @@ async fn backpropagation_takes_the_maximum_and_a_failed_step_ends_the_rollout() 
     let mut env = Scripted::new(&[("0>1", 0.1), ("0>1>2", 0.9), ("0>1>2>3", -1.0)], 0.4);
     let cfg = config(3, 6, 0.0);
     let out = run(&graph, cfg, &mut env).await;
-    assert_eq!(env.log, vec!["0>1", "0>1>2", "0>1>2>3"]);
+    assert_eq!(env.log(), vec!["0>1", "0>1>2", "0>1>2>3"]);
     let it = &out.trace.iterations[0];
     assert_eq!(it.value, 0.9);
     for &id in &it.path {
@@ -173,7 +173,7 @@ async fn same_seed_same_search() {
                 ..config(24, 4, 0.5)
             };
             let out = run(graph, cfg, &mut env).await;
-            (env.log, iteration_paths(&out))
+            (env.log(), iteration_paths(&out))
         }
     };
     assert_eq!(trace(7).await, trace(7).await);
@@ -192,7 +192,7 @@ async fn cancellation_stops_between_steps() {
         .run(&mut env, "0".into(), &cancel, &mut |_| {})
         .await;
     assert_eq!(out.trace.stop, StopReason::Cancelled);
-    assert_eq!(env.log.len(), 2, "no step starts after cancellation");
+    assert_eq!(env.log().len(), 2, "no step starts after cancellation");
 }
 
 #[tokio::test]
@@ -209,4 +209,114 @@ async fn progress_reports_every_iteration() {
     assert_eq!(seen.len(), out.trace.iterations.len());
     assert_eq!(seen[0], (1, 2, Some(0.1)));
     assert_eq!(seen.last().unwrap().2, Some(0.6));
+}
+
+/// Scripted rewards, but each step yields to the runtime first, as a model call would: rollouts of
+/// one batch then really are in flight together.
+struct Overlapping {
+    inner: Scripted,
+    in_flight: std::sync::atomic::AtomicUsize,
+    most_in_flight: std::sync::atomic::AtomicUsize,
+}
+
+impl SearchEnv for Overlapping {
+    type State = String;
+    async fn apply(
+        &self,
+        from: &String,
+        path: &[TechniqueId],
+        technique: TechniqueId,
+        calls_left: usize,
+    ) -> StepResult<String> {
+        use std::sync::atomic::Ordering::SeqCst;
+        let now = self.in_flight.fetch_add(1, SeqCst) + 1;
+        self.most_in_flight.fetch_max(now, SeqCst);
+        tokio::task::yield_now().await;
+        let r = self.inner.apply(from, path, technique, calls_left).await;
+        self.in_flight.fetch_sub(1, SeqCst);
+        r
+    }
+    async fn one_shot(
+        &mut self,
+        initial: &String,
+        style: OneShotStyle,
+        calls_left: usize,
+    ) -> StepResult<String> {
+        self.inner.one_shot(initial, style, calls_left).await
+    }
+}
+
+// init -> A, B, C, D (priors .9 .8 .7 .6); each -> E; E -> nothing.
+fn fan() -> Graph {
+    Graph::new(
+        &["init", "A", "B", "C", "D", "E"],
+        &[
+            (0, 1, 0.9),
+            (0, 2, 0.8),
+            (0, 3, 0.7),
+            (0, 4, 0.6),
+            (1, 5, 0.5),
+            (2, 5, 0.5),
+            (3, 5, 0.5),
+            (4, 5, 0.5),
+        ],
+    )
+}
+
+async fn run_parallel(parallel: usize, budget: usize) -> (SearchOutcome<String>, Overlapping) {
+    let env = Overlapping {
+        inner: Scripted::new(&[("0>3>5", 0.9), ("0>2", 0.4)], 0.1),
+        in_flight: Default::default(),
+        most_in_flight: Default::default(),
+    };
+    let cfg = McgsConfig {
+        parallel,
+        ..config(budget, 3, 0.0)
+    };
+    let cancel = CancellationToken::new();
+    let out = Mcgs::new(&fan(), cfg)
+        .run(&env, "0".to_string(), &cancel, &mut |_| {})
+        .await;
+    (out, env)
+}
+
+#[tokio::test]
+async fn parallel_rollouts_take_distinct_leaves_and_overlap() {
+    let (out, env) = run_parallel(4, 8).await;
+    // The virtual loss sends the batch's four selections to the four untried children, in prior
+    // order; each rollout continues to E.
+    let paths = iteration_paths(&out);
+    assert_eq!(
+        paths[..4],
+        [
+            vec!["A", "E"],
+            vec!["B", "E"],
+            vec!["C", "E"],
+            vec!["D", "E"]
+        ]
+    );
+    assert_eq!(
+        env.most_in_flight.load(std::sync::atomic::Ordering::SeqCst),
+        4,
+        "the four rollouts were in flight together"
+    );
+    assert_eq!(out.trace.llm_calls, 8);
+    let best = out.best.unwrap();
+    assert_eq!(best.path, vec!["C", "E"]);
+    assert_eq!(best.reward, 0.9);
+    // Virtual losses are all taken back: the root's visits are the iterations.
+    assert_eq!(out.trace.nodes[0].visits as usize, out.trace.iterations.len());
+    assert!(out.trace.nodes.iter().all(|n| n.q <= 0.9 && n.q >= -1.0));
+}
+
+#[tokio::test]
+async fn parallel_search_respects_the_budget_and_is_reproducible() {
+    for budget in [1, 3, 5, 7, 9] {
+        let (a, _) = run_parallel(3, budget).await;
+        let (b, _) = run_parallel(3, budget).await;
+        assert_eq!(a.trace.llm_calls, budget.min(8));
+        let spent: usize = a.trace.nodes.iter().map(|n| n.llm_calls).sum();
+        assert_eq!(spent, a.trace.llm_calls);
+        assert_eq!(iteration_paths(&a), iteration_paths(&b));
+    }
 }

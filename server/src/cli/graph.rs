@@ -108,6 +108,9 @@ enum GraphCommand {
         /// Also split the entries into DIR/manifest.<i>.json, i = 1..=PARTS, for a run that may stop between parts
         #[arg(long, default_value_t = 1)]
         parts: usize,
+        /// Only steps without a measurement yet (to finish a verification done in several runs)
+        #[arg(long)]
+        unmeasured: bool,
     },
     /// Write the measurements of a `verify --manifest` results.json into the trajectories
     #[command(
@@ -270,10 +273,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        GraphCommand::Manifest { out, tasks, parts } => {
+        GraphCommand::Manifest {
+            out,
+            tasks,
+            parts,
+            unmeasured,
+        } => {
             let only: Option<BTreeSet<String>> =
                 (!tasks.is_empty()).then(|| tasks.into_iter().collect());
-            let summary = verification::write_manifest(&data, &out, only.as_ref(), parts)?;
+            let summary =
+                verification::write_manifest(&data, &out, only.as_ref(), parts, unmeasured)?;
             for (name, why) in &summary.skipped {
                 eprintln!("skipped {name}: {why}");
             }

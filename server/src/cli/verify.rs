@@ -9,7 +9,7 @@ use anyhow::{Context, bail};
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::OffloadRegion;
-use crate::verify::{Verifier, VerifyConfig, VerifyJob, VerifyReport, testdata};
+use crate::verify::{Protocol, Verifier, VerifyConfig, VerifyJob, VerifyReport, testdata};
 
 /// stdout may be a closed pipe (`| head`): losing the rest of the report is fine, panicking is not.
 macro_rules! say {
@@ -50,6 +50,10 @@ pub struct Args {
     /// Compiles at a time (default: the cores)
     #[arg(long)]
     jobs: Option<usize>,
+    /// Timing protocol: `full` (BENCHMARKING.md: up to 30 samples) or `screening` (5 to 10
+    /// samples, as a search times its candidates)
+    #[arg(long, value_enum, default_value_t = Protocol::Full)]
+    protocol: Protocol,
     /// Do not read or write the outcome cache
     #[arg(long)]
     no_cache: bool,
@@ -70,6 +74,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         run_timeout: Duration::from_secs(args.timeout.max(1)),
         keep_dirs: args.keep,
         force_run: args.force_run,
+        protocol: args.protocol,
         ..VerifyConfig::default()
     };
     if let Some(j) = args.jobs {

@@ -59,6 +59,7 @@ pub fn write_manifest(
     out: &Path,
     only: Option<&BTreeSet<String>>,
     parts: usize,
+    unmeasured_only: bool,
 ) -> Result<ManifestSummary, GraphError> {
     let tasks = tasks::load_tasks(&data.tasks())?;
     let trajectories = super::trajectory::load_dir(&data.trajectories())?;
@@ -103,6 +104,9 @@ pub fn write_manifest(
             std::fs::write(&path, json).map_err(io_err(&path))?;
         }
         for (k, step) in trajectory.steps.iter().enumerate() {
+            if unmeasured_only && step.measured.is_some() {
+                continue;
+            }
             let file = format!("candidates/{id}__{}.cu", k + 1);
             let path = out.join(&file);
             std::fs::write(&path, &step.code).map_err(io_err(&path))?;

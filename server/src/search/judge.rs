@@ -125,7 +125,11 @@ impl LazyVerifierJudge {
     ) -> BoxFuture<'a, VerifyOutcome> {
         Box::pin(async move {
             match self.verifier() {
-                Ok(v) => VerifierJudge(v).run(region, candidate, cancel, protocol).await,
+                Ok(v) => {
+                    VerifierJudge(v)
+                        .run(region, candidate, cancel, protocol)
+                        .await
+                }
                 Err(e) => VerifyOutcome::Rejected {
                     reason: format!("verifier unavailable: {e}"),
                 },

@@ -73,6 +73,8 @@ pub struct VerifyConfig {
     pub ceilings: Ceilings,
     /// Resident-set cap of the GPU harness (it gets no RLIMIT_AS; see `sandbox`).
     pub gpu_resident_cap: u64,
+    /// Timing protocol of `verify` and `verify_many`.
+    pub protocol: Protocol,
 }
 
 impl Default for VerifyConfig {
@@ -93,13 +95,15 @@ impl Default for VerifyConfig {
             timed_budget_s: 10.0,
             ceilings: Ceilings::default(),
             gpu_resident_cap: 32 << 30,
+            protocol: Protocol::Full,
         }
     }
 }
 
 /// How thoroughly a correct candidate is timed. Correctness is checked the same way in both.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Protocol {
+    #[default]
     /// BENCHMARKING.md's protocol: 3 warm-ups, 10 to 30 samples until the noise is under 0.5 %.
     Full,
     /// Enough to rank candidates inside a search (2 warm-ups, 5 to 10 samples, about a second):
@@ -244,7 +248,8 @@ impl Verifier {
     ) -> Vec<Result<VerifyReport, VerifyError>> {
         let workers = self.cfg.compile_jobs.max(1) + self.gpu_locks_len();
         pool::map_parallel(jobs, workers, |i, j| {
-            let r = self.verify_hinted(&j.region, &j.candidate, j.run_timeout, i, Protocol::Full);
+            let r =
+                self.verify_hinted(&j.region, &j.candidate, j.run_timeout, i, self.cfg.protocol);
             on_done(i, &r);
             r
         })
@@ -259,7 +264,7 @@ impl Verifier {
         region: &OffloadRegion,
         candidate: &str,
     ) -> Result<VerifyReport, VerifyError> {
-        self.verify_hinted(region, candidate, None, 0, Protocol::Full)
+        self.verify_hinted(region, candidate, None, 0, self.cfg.protocol)
     }
 
     /// `verify` with `Protocol::Screening`: for candidates of a search, whose best is then verified

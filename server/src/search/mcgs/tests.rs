@@ -305,7 +305,10 @@ async fn parallel_rollouts_take_distinct_leaves_and_overlap() {
     assert_eq!(best.path, vec!["C", "E"]);
     assert_eq!(best.reward, 0.9);
     // Virtual losses are all taken back: the root's visits are the iterations.
-    assert_eq!(out.trace.nodes[0].visits as usize, out.trace.iterations.len());
+    assert_eq!(
+        out.trace.nodes[0].visits as usize,
+        out.trace.iterations.len()
+    );
     assert!(out.trace.nodes.iter().all(|n| n.q <= 0.9 && n.q >= -1.0));
 }
 

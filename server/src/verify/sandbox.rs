@@ -221,6 +221,23 @@ fn capped_reader<R: Read + Send + 'static>(
     })
 }
 
+/// Spawns, retrying while the executable is "busy": a program just copied into place can still be
+/// open for writing in a child that another thread forked meanwhile (until that child execs), and
+/// executing it then fails with ETXTBSY. Seen with many verifications in parallel.
+fn spawn_retrying_busy(cmd: &mut Command) -> std::io::Result<std::process::Child> {
+    let mut wait = Duration::from_millis(20);
+    for _ in 0..8 {
+        match cmd.spawn() {
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) => {
+                std::thread::sleep(wait);
+                wait *= 2;
+            }
+            other => return other,
+        }
+    }
+    cmd.spawn()
+}
+
 fn kill_group(pgid: i32) {
     // SAFETY: signalling our own child's process group.
     unsafe {
@@ -316,7 +333,7 @@ pub fn run(
         });
     }
     let start = Instant::now();
-    let mut child = cmd.spawn().map_err(|e| SandboxError::Spawn {
+    let mut child = spawn_retrying_busy(&mut cmd).map_err(|e| SandboxError::Spawn {
         program: program.display().to_string(),
         source: e,
     })?;

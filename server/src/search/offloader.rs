@@ -195,6 +195,7 @@ impl Offloader {
             llm_calls: outcome.trace.llm_calls,
             tokens: outcome.trace.tokens,
             trace,
+            best_outcome: verify_outcome,
         })
     }
 }

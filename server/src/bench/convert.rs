@@ -44,8 +44,13 @@ pub struct MapTask {
     pub source: String,
     /// The OpenMP pragma, inserted (with the line's indentation) before the first line of `source`
     /// that starts with `omp_before`.
-    pub omp_pragma: String,
-    pub omp_before: String,
+    #[serde(default)]
+    pub omp_pragma: Option<String>,
+    #[serde(default)]
+    pub omp_before: Option<String>,
+    /// The whole OpenMP version, where a pragma alone cannot parallelize the serial loop (scans).
+    #[serde(default)]
+    pub openmp_source: Option<String>,
     pub params: Vec<RegionParam>,
     pub work: WorkEstimate,
     pub sizes: Sizes,
@@ -116,12 +121,16 @@ fn task_files(
     body: Option<&str>,
 ) -> Result<BTreeMap<&'static str, String>, BenchError> {
     let bad = |msg: String| BenchError::Convert(format!("{} ({}): {msg}", m.pareval, m.id));
-    let omp = openmp_source(&m.source, &m.omp_pragma, &m.omp_before).ok_or_else(|| {
-        bad(format!(
-            "no line of the source starts with `{}`",
-            m.omp_before
-        ))
-    })?;
+    let omp = match (&m.openmp_source, &m.omp_pragma, &m.omp_before) {
+        (Some(src), None, None) => src.clone(),
+        (None, Some(pragma), Some(before)) => openmp_source(&m.source, pragma, before)
+            .ok_or_else(|| bad(format!("no line of the source starts with `{before}`")))?,
+        _ => {
+            return Err(bad(
+                "give either omp_pragma and omp_before, or openmp_source".into(),
+            ));
+        }
+    };
     let task = Task {
         id: m.id.clone(),
         category: m.category,

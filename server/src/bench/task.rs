@@ -62,11 +62,10 @@ pub fn load_suite(dir: &Path) -> Result<Vec<BenchTask>, BenchError> {
         let Some(info) = &task.bench else {
             return Err(bad("has no [bench] table".into()));
         };
-        let signature = task.region.signature();
-        let open = signature.trim_end_matches(')');
-        if !info.openmp_source.contains(open) {
+        let define = format!("void {}(", task.region.name);
+        if !info.openmp_source.contains(&define) {
             return Err(bad(format!(
-                "bench.openmp_source must define `{signature}`"
+                "bench.openmp_source must define `{define}...)` with the serial function's parameters"
             )));
         }
         if !info.openmp_source.contains("#pragma omp") {

@@ -283,6 +283,79 @@ pub fn convert(pareval_dir: &Path, map_path: &Path, out: &Path) -> Result<Conver
 mod tests {
     use super::*;
 
+    fn pareval_dir() -> Option<PathBuf> {
+        if let Ok(dir) = std::env::var("CUDA_OFFLOAD_PAREVAL") {
+            return Some(PathBuf::from(dir));
+        }
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .ancestors()
+            .map(|a| a.join("shared/benchmarks/pareval"))
+            .find(|d| d.join("results/correct-outputs.json").is_file())
+    }
+
+    /// Every file under `dir`, by relative path.
+    fn files(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+        walkdir::WalkDir::new(dir)
+            .into_iter()
+            .map(|e| e.unwrap())
+            .filter(|e| e.file_type().is_file())
+            .map(|e| {
+                (
+                    e.path().strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(e.path()).unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn converting_twice_writes_the_same_bytes_as_the_shipped_suite() {
+        let Some(pareval) = pareval_dir() else {
+            println!("SKIP: ParEval data not found (set CUDA_OFFLOAD_PAREVAL)");
+            return;
+        };
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let map = root.join("bench/pareval-map.toml");
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let first = convert(&pareval, &map, a.path()).unwrap();
+        let second = convert(&pareval, &map, b.path()).unwrap();
+        assert_eq!(first, second);
+        assert_eq!(
+            first.tasks.len() + first.excluded,
+            60,
+            "every ParEval problem is accounted for"
+        );
+        let fa = files(a.path());
+        assert_eq!(fa, files(b.path()));
+        assert_eq!(fa.len(), 3 * first.tasks.len() + 1);
+        // The committed suite is what the map produces: edit the map, then convert.
+        assert_eq!(
+            fa,
+            files(&root.join("bench/tasks/pareval")),
+            "bench/tasks/pareval is stale: run `cuda-offload bench convert --pareval ...`"
+        );
+    }
+
+    #[test]
+    fn a_problem_missing_from_the_map_is_an_error() {
+        let Some(pareval) = pareval_dir() else {
+            println!("SKIP: ParEval data not found");
+            return;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let map = dir.path().join("map.toml");
+        std::fs::write(
+            &map,
+            "[[excluded]]\npareval = \"03_dense_la_axpy\"\nreason = \"test\"\n",
+        )
+        .unwrap();
+        let err = convert(&pareval, &map, &dir.path().join("out")).unwrap_err();
+        assert!(
+            err.to_string().contains("neither converted nor excluded"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn the_pragma_goes_before_the_named_loop_with_its_indentation() {
         let src = "void f(int n, float* y) {\n    float s = 0;\n    for (int i = 0; i < n; ++i) y[i] = 0;\n}\n";

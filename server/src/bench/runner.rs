@@ -339,3 +339,164 @@ mod tests {
         assert_eq!((r.verdict.as_str(), r.llm_calls), ("error", 0));
     }
 }
+
+#[cfg(test)]
+mod run_tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+    use crate::analysis::OffloadRegion;
+    use crate::bench::task::load_suite;
+    use crate::search::offload::{BoxFuture, PathSuggestion, ProgressSink, ReverifyOutcome};
+    use crate::verify::outcome::Timing;
+
+    /// Answers every search at once: a correct kernel 4x faster than serial for `axpy`, no kernel for
+    /// the others; counts the searches.
+    #[derive(Default)]
+    struct Scripted {
+        calls: AtomicUsize,
+    }
+
+    impl OffloadRunner for Scripted {
+        fn offload(
+            &self,
+            request: OffloadRequest,
+            _progress: ProgressSink,
+            _cancel: CancellationToken,
+        ) -> BoxFuture<'static, Result<OffloadSummary, String>> {
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            let solved = request.region.name == "axpy";
+            Box::pin(async move {
+                if !solved {
+                    return Err(
+                        "no candidate passed verification (2 tried, 2 model calls); last: wrong"
+                            .into(),
+                    );
+                }
+                let timing = Timing {
+                    kernel_ms: 1.0,
+                    kernel_p10_ms: 0.9,
+                    kernel_p90_ms: 1.1,
+                    end_to_end_ms: 3.0,
+                    end_to_end_p10_ms: 2.9,
+                    end_to_end_p90_ms: 3.1,
+                    serial_ms: 4.0,
+                    speedup: 4.0,
+                    end_to_end_speedup: 4.0 / 3.0,
+                    roofline_fraction: Some(0.5),
+                    samples: 30,
+                    noise: 0.001,
+                    size: "n=11184809".into(),
+                };
+                Ok(OffloadSummary {
+                    kernel_file: "axpy_cuda.cu".into(),
+                    kernel_source: String::new(),
+                    source_edits: Vec::new(),
+                    verified: true,
+                    verdict: "verified".into(),
+                    speedup: Some(4.0),
+                    roofline_fraction: Some(0.5),
+                    path: vec!["coalesced_access".into()],
+                    step_rewards: vec![1.0],
+                    llm_calls: 3,
+                    tokens: 900,
+                    trace: serde_json::Value::Null,
+                    best_outcome: Some(VerifyOutcome::Correct(timing)),
+                })
+            })
+        }
+
+        fn reverify(
+            &self,
+            _region: OffloadRegion,
+            _kernel_source: String,
+            _cancel: CancellationToken,
+        ) -> BoxFuture<'static, Result<ReverifyOutcome, String>> {
+            Box::pin(async { Err("not used".to_string()) })
+        }
+
+        fn suggested_paths(&self, _region: &OffloadRegion, _k: usize) -> Vec<PathSuggestion> {
+            Vec::new()
+        }
+    }
+
+    fn shipped(ids: &[&str]) -> Vec<BenchTask> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/tasks/pareval");
+        let only: Vec<String> = ids.iter().map(|s| s.to_string()).collect();
+        crate::bench::task::select(load_suite(&dir).unwrap(), &only).unwrap()
+    }
+
+    fn config(out: &Path) -> RunConfig {
+        RunConfig {
+            suite: "pareval".into(),
+            strategies: vec![Strategy::Cot, Strategy::Mcgs],
+            budget: 4,
+            seed: 0,
+            model: "scripted".into(),
+            model_id: None,
+            out_dir: out.to_path_buf(),
+            jobs: 2,
+            omp_baseline: false,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_second_run_finds_every_record_and_searches_nothing() {
+        let out = tempfile::tempdir().unwrap();
+        let tasks = shipped(&["axpy", "gemv"]);
+        let cfg = config(out.path());
+        let runner = Arc::new(Scripted::default());
+        let env = Environment::default();
+        let first = run(&tasks, &cfg, &env, runner.clone(), CancellationToken::new())
+            .await
+            .unwrap();
+        assert_eq!(first, RunCounts { ran: 4, skipped: 0 });
+        assert_eq!(runner.calls.load(Ordering::SeqCst), 4);
+        let records = read_records(&out.path().join(RECORDS)).unwrap();
+        let axpy = records
+            .iter()
+            .find(|r| r.task == "axpy" && r.strategy == "cot")
+            .unwrap();
+        assert!(axpy.correct && axpy.compiled);
+        assert_eq!(axpy.speedup_vs_serial, Some(4.0));
+        assert_eq!((axpy.llm_calls, axpy.tokens), (3, 900));
+        let gemv = records
+            .iter()
+            .find(|r| r.task == "gemv" && r.strategy == "mcgs")
+            .unwrap();
+        assert!(!gemv.correct);
+        assert_eq!((gemv.verdict.as_str(), gemv.llm_calls), ("no_candidate", 2));
+        let report = std::fs::read_to_string(out.path().join(REPORT)).unwrap();
+        assert!(
+            report.contains("| cot | all | 2 | 1 | 0.50 | 4.00×"),
+            "{report}"
+        );
+        assert!(out.path().join(PLOT).is_file());
+
+        // Everything is there: nothing is searched again, and the report is rewritten the same.
+        std::fs::remove_file(out.path().join(REPORT)).unwrap();
+        let second = run(&tasks, &cfg, &env, runner.clone(), CancellationToken::new())
+            .await
+            .unwrap();
+        assert_eq!(second, RunCounts { ran: 0, skipped: 4 });
+        assert_eq!(runner.calls.load(Ordering::SeqCst), 4);
+        assert_eq!(
+            std::fs::read_to_string(out.path().join(REPORT)).unwrap(),
+            report
+        );
+
+        // Another seed is another measurement.
+        let other = RunConfig { seed: 1, ..cfg };
+        let third = run(
+            &tasks,
+            &other,
+            &env,
+            runner.clone(),
+            CancellationToken::new(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(third, RunCounts { ran: 4, skipped: 0 });
+        assert_eq!(runner.calls.load(Ordering::SeqCst), 8);
+    }
+}

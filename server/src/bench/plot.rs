@@ -52,7 +52,7 @@ pub fn svg(title: &str, records: &[Record]) -> String {
     let (left, right, top, bottom) = (70.0, 20.0, 50.0, 150.0);
     let bar = 10.0;
     let group = bar * strategies.len().max(1) as f64 + 8.0;
-    let width = left + right + group * by_task.len().max(1) as f64;
+    let width = (left + right + group * by_task.len().max(1) as f64).max(560.0);
     let height = 460.0;
     let plot_h = height - top - bottom;
     let y_of = |v: f64| top + plot_h * (1.0 - (v.log10() - lo as f64) / (hi - lo) as f64);

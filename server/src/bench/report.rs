@@ -177,7 +177,9 @@ pub fn markdown(suite: &str, records: &[Record]) -> String {
     s.push_str("| strategy | tier | tasks | correct | pass@1 | speedup vs serial | speedup vs OMP16 | roofline | LLM calls | tokens | wall |\n");
     s.push_str("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (strategy, tiers) in by_strategy_and_tier(records) {
-        for (tier, a) in tiers {
+        // Tiers first, then all of them.
+        let (all, per_tier): (Vec<_>, Vec<_>) = tiers.into_iter().partition(|(t, _)| t.is_none());
+        for (tier, a) in per_tier.into_iter().chain(all) {
             let _ = writeln!(
                 s,
                 "| {strategy} | {} | {} | {} | {:.2} | {} | {} | {} | {} | {} | {:.0} s |",

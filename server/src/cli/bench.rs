@@ -11,6 +11,7 @@ use anyhow::{Context, bail};
 use tokio_util::sync::CancellationToken;
 
 use crate::bench::environment::{cpu_cores, git_commit, split_gpu_name};
+use crate::bench::records::{RecordKey, finished, read_records};
 use crate::bench::runner::{self, Environment, RunConfig};
 use crate::bench::task::{BenchTask, find_suite_dir, load_suite, select};
 use crate::bench::{convert, omp};
@@ -192,6 +193,32 @@ fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
     let (settings, config_file) = Settings::load(&suite_dir, |k| std::env::var(k).ok(), &flags)?;
     if let Some(path) = &config_file {
         eprintln!("settings from {}", path.display());
+    }
+    if !args.check_tasks {
+        let strategies = dedup(&args.strategy);
+        let done = finished(&read_records(&out_dir.join(runner::RECORDS))?);
+        let all_done = tasks.iter().all(|t| {
+            strategies.iter().all(|s| {
+                done.contains(&RecordKey {
+                    task: t.id().to_string(),
+                    strategy: s.as_str().to_string(),
+                    model: settings.model.clone(),
+                    budget: settings.budget,
+                    seed: settings.seed,
+                })
+            })
+        });
+        if all_done {
+            // A finished suite: no verifier, no model server, no search; only the report again.
+            let records = runner::write_report(&args.suite, &out_dir)?;
+            eprintln!(
+                "all {} task × strategy records are in {}: nothing to run; report of {} records rewritten",
+                tasks.len() * strategies.len(),
+                out_dir.join(runner::RECORDS).display(),
+                records.len()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
     }
     let verifier = Arc::new(
         Verifier::new(VerifyConfig {

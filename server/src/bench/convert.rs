@@ -66,6 +66,13 @@ pub struct MapExcluded {
     pub reason: String,
 }
 
+/// One serial problem of ParEval: its type, its prompt and a passing body (if ParEval has one).
+struct Problem {
+    problem_type: String,
+    prompt: String,
+    body: Option<String>,
+}
+
 #[derive(Debug, Deserialize)]
 struct Entry {
     problem_type: String,
@@ -76,10 +83,8 @@ struct Entry {
     correct_output: Option<String>,
 }
 
-/// ParEval's serial problems: name → (problem type, prompt, passing body if any).
-fn pareval_serial(
-    dir: &Path,
-) -> Result<BTreeMap<String, (String, String, Option<String>)>, BenchError> {
+/// ParEval's serial problems by name.
+fn pareval_serial(dir: &Path) -> Result<BTreeMap<String, Problem>, BenchError> {
     let path = dir.join("results/correct-outputs.json");
     let text = std::fs::read_to_string(&path).map_err(|source| BenchError::Read {
         path: path.clone(),
@@ -90,7 +95,16 @@ fn pareval_serial(
     Ok(entries
         .into_iter()
         .filter(|e| e.parallelism_model == "serial")
-        .map(|e| (e.name, (e.problem_type, e.prompt, e.correct_output)))
+        .map(|e| {
+            (
+                e.name,
+                Problem {
+                    problem_type: e.problem_type,
+                    prompt: e.prompt,
+                    body: e.correct_output,
+                },
+            )
+        })
         .collect())
 }
 
@@ -231,8 +245,8 @@ pub fn convert(pareval_dir: &Path, map_path: &Path, out: &Path) -> Result<Conver
                 m.id
             )));
         }
-        let (problem_type, prompt, body) = &problems[&m.pareval];
-        let files = task_files(m, problem_type, prompt, body.as_deref())?;
+        let p = &problems[&m.pareval];
+        let files = task_files(m, &p.problem_type, &p.prompt, p.body.as_deref())?;
         let dir = out.join(&m.id);
         std::fs::create_dir_all(&dir).map_err(|source| BenchError::Write {
             path: dir.clone(),

@@ -126,3 +126,67 @@ fn an_unreachable_model_gives_an_honest_record_and_a_rerun_contacts_nobody() {
         report
     );
 }
+
+/// The cassette's recorded answers (line 1 is the header).
+fn cassette() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cassettes/bench-axpy-cot.jsonl")
+}
+
+#[test]
+fn a_recorded_model_drives_the_search_through_the_real_binary() {
+    if !have_nvcc() {
+        println!("SKIP: no nvcc (the verifier needs it to build candidates)");
+        return;
+    }
+    let text = std::fs::read_to_string(cassette()).unwrap();
+    let header: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let model = header["model"].as_str().unwrap();
+    let answers = text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .count();
+    let out = tempfile::tempdir().unwrap();
+    let o = bin()
+        .arg("bench")
+        .arg("--suite-dir")
+        .arg(suite_dir())
+        .args([
+            "--tasks",
+            "axpy",
+            "--strategy",
+            "cot",
+            "--budget",
+            "2",
+            "--seed",
+            "0",
+        ])
+        .args([
+            "--max-tokens",
+            "512",
+            "--backend",
+            "replay",
+            "--model",
+            model,
+            "--no-omp",
+        ])
+        .arg("--cassette")
+        .arg(cassette())
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let records = std::fs::read_to_string(out.path().join("records.jsonl")).unwrap();
+    let r: serde_json::Value = serde_json::from_str(records.trim()).unwrap();
+    // Every recorded answer was asked for, and nothing else (an unrecorded request fails the call).
+    assert_eq!(r["llm_calls"], answers, "{r}");
+    assert_eq!(r["model"], model);
+    // No GPU here: whatever the answers were, nothing can count as correct.
+    assert_eq!(r["correct"], false, "{r}");
+    assert!(r["speedup_vs_serial"].is_null());
+    assert!(!r["detail"].as_str().unwrap().is_empty());
+    let report = std::fs::read_to_string(out.path().join("report.md")).unwrap();
+    assert!(report.contains(&format!("| model | {model} |")), "{report}");
+}

@@ -97,9 +97,12 @@ struct RunArgs {
     /// Model name
     #[arg(long)]
     model: Option<String>,
-    /// Cassette for the replay backend
+    /// Cassette for the replay backend, or to record into with --record
     #[arg(long)]
     cassette: Option<PathBuf>,
+    /// Record every model answer into --cassette
+    #[arg(long, requires = "cassette")]
+    record: bool,
     /// nvcc to use (file or CUDA root)
     #[arg(long)]
     nvcc: Option<PathBuf>,
@@ -149,6 +152,11 @@ fn run_convert(args: ConvertArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
+    if args.report_only
+        && let Some(out_dir) = &args.out
+    {
+        return report_only(&args.suite, out_dir);
+    }
     let suite_dir = match &args.suite_dir {
         Some(d) => d.clone(),
         None => find_suite_dir(&cwd()?, &args.suite).with_context(|| {
@@ -167,13 +175,7 @@ fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
             .unwrap_or_else(|| PathBuf::from("bench-results")),
     };
     if args.report_only {
-        let records = runner::write_report(&args.suite, &out_dir)?;
-        eprintln!(
-            "report of {} records written to {}",
-            records.len(),
-            out_dir.display()
-        );
-        return Ok(ExitCode::SUCCESS);
+        return report_only(&args.suite, &out_dir);
     }
     let tasks = select(load_suite(&suite_dir)?, &args.tasks)?;
     if tasks.is_empty() {
@@ -188,6 +190,7 @@ fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
         budget: args.budget,
         nvcc: args.nvcc.clone(),
         cassette: args.cassette.clone(),
+        record: args.record.then_some(true),
         ..SettingsLayer::default()
     };
     let (settings, config_file) = Settings::load(&suite_dir, |k| std::env::var(k).ok(), &flags)?;
@@ -294,6 +297,17 @@ fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
         counts.ran,
         counts.skipped,
         out_dir.join(runner::REPORT).display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Rewrites report.md and plot.svg from records.jsonl alone.
+fn report_only(suite: &str, out_dir: &Path) -> anyhow::Result<ExitCode> {
+    let records = runner::write_report(suite, out_dir)?;
+    eprintln!(
+        "report of {} records written to {}",
+        records.len(),
+        out_dir.display()
     );
     Ok(ExitCode::SUCCESS)
 }

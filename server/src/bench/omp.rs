@@ -132,6 +132,61 @@ fn median_sorted(v: &[f64]) -> f64 {
 mod tests {
     use super::*;
 
+    use crate::analysis::{Access, LoopKind, RegionParam, WorkEstimate};
+
+    /// A region whose declared work makes the verifier's timed size tiny (n^4 iterations).
+    fn tiny_region() -> OffloadRegion {
+        let p = |name: &str, ty: &str, is_array: bool, access: Access, is_size: bool| RegionParam {
+            name: name.into(),
+            elem_type: ty.into(),
+            is_array,
+            access,
+            extent: is_array.then(|| "n".to_string()),
+            is_size,
+            input: None,
+            call_arg: None,
+        };
+        OffloadRegion {
+            name: "scale".into(),
+            params: vec![
+                p("n", "int", false, Access::Read, true),
+                p("x", "float", true, Access::Read, false),
+                p("y", "float", true, Access::Write, false),
+            ],
+            source: "void scale(int n, const float* x, float* y) {\n    for (int i = 0; i < n; ++i) y[i] = 2.0f * x[i];\n}\n".into(),
+            includes: vec![],
+            kind: LoopKind::Map,
+            whole_function: true,
+            line: 0,
+            end_line: 0,
+            work: WorkEstimate {
+                iterations: "n*n*n*n".into(),
+                ops_per_iteration: 1.0,
+                bytes_per_iteration: 8.0,
+            },
+        }
+    }
+
+    #[test]
+    fn the_openmp_version_is_timed_at_the_verifiers_timed_size() {
+        if std::process::Command::new("g++")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            println!("SKIP: g++ not found");
+            return;
+        }
+        let region = tiny_region();
+        let omp = "void scale(int n, const float* x, float* y) {\n    #pragma omp parallel for\n    for (int i = 0; i < n; ++i) y[i] = 2.0f * x[i];\n}\n";
+        let (ms, size) = time_openmp(&region, omp).unwrap();
+        assert!(ms.is_finite() && ms >= 0.0, "{ms}");
+        assert_eq!(size, plan_for(&region, 0).timed.describe_size());
+        // A version that does not compile is an error, not a time.
+        let broken = time_openmp(&region, "void scale(int n) { #pragma omp parallel for\n }");
+        assert!(matches!(broken, Err(OmpError::Compile(_))), "{broken:?}");
+    }
+
     #[test]
     fn median_of_odd_and_even_counts() {
         assert_eq!(median_sorted(&[1.0, 2.0, 9.0]), 2.0);

@@ -15,12 +15,20 @@ fn suite_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/tasks/pareval")
 }
 
+/// The nvcc the verifier would use; without one the tests print SKIP, unless scripts/test demands it.
 fn have_nvcc() -> bool {
-    cuda_offload::verify::toolchain::find_nvcc(
+    match cuda_offload::verify::toolchain::find_nvcc(
         None,
         &cuda_offload::verify::toolchain::default_project_roots(),
-    )
-    .is_ok()
+    ) {
+        Ok(_) => true,
+        Err(e) => {
+            if std::env::var("CUDA_OFFLOAD_REQUIRE_LIVE").as_deref() == Ok("1") {
+                panic!("CUDA_OFFLOAD_REQUIRE_LIVE=1 but no nvcc: {e}");
+            }
+            false
+        }
+    }
 }
 
 fn bench(out: &Path, url: &str, extra: &[&str]) -> (bool, String) {

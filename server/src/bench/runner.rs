@@ -300,7 +300,7 @@ fn fill_from_summary(record: &mut Record, s: &OffloadSummary) {
     }
 }
 
-/// A search that returned no kernel: the reason, and the model calls where the message says them.
+/// A search that returned no kernel: the reason, and the model calls and tokens where the message says them.
 fn fill_from_error(record: &mut Record, message: &str) {
     record.verdict = if message.starts_with("no candidate passed") {
         "no_candidate".into()
@@ -308,11 +308,14 @@ fn fill_from_error(record: &mut Record, message: &str) {
         "error".into()
     };
     record.detail = message.chars().take(500).collect();
-    record.llm_calls = message
-        .split_once(" model calls")
-        .and_then(|(before, _)| before.rsplit([' ', '(']).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0);
+    record.llm_calls = count_before(message, " model calls").unwrap_or(0) as usize;
+    record.tokens = count_before(message, " tokens)").unwrap_or(0);
+}
+
+/// The number just before `label` in `message` (`(2 tried, 5 model calls, 900 tokens)`).
+fn count_before(message: &str, label: &str) -> Option<u64> {
+    let (before, _) = message.split_once(label)?;
+    before.rsplit([' ', '(']).next()?.parse().ok()
 }
 
 #[cfg(test)]
@@ -331,10 +334,10 @@ mod tests {
         );
         fill_from_error(
             &mut r,
-            "no candidate passed verification (3 tried, 5 model calls); last: wrong",
+            "no candidate passed verification (3 tried, 5 model calls, 1200 tokens); last: wrong",
         );
         assert_eq!(r.verdict, "no_candidate");
-        assert_eq!(r.llm_calls, 5);
+        assert_eq!((r.llm_calls, r.tokens), (5, 1200));
         fill_from_error(&mut r, "cannot verify candidates: no nvcc");
         assert_eq!((r.verdict.as_str(), r.llm_calls), ("error", 0));
     }
@@ -369,7 +372,7 @@ mod run_tests {
             Box::pin(async move {
                 if !solved {
                     return Err(
-                        "no candidate passed verification (2 tried, 2 model calls); last: wrong"
+                        "no candidate passed verification (2 tried, 2 model calls, 700 tokens); last: wrong"
                             .into(),
                     );
                 }
@@ -466,6 +469,7 @@ mod run_tests {
             .unwrap();
         assert!(!gemv.correct);
         assert_eq!((gemv.verdict.as_str(), gemv.llm_calls), ("no_candidate", 2));
+        assert_eq!(gemv.tokens, 700, "a failed search's tokens still count");
         let report = std::fs::read_to_string(out.path().join(REPORT)).unwrap();
         assert!(
             report.contains("| cot | all | 2 | 1 | 0.50 | 4.00×"),

@@ -170,8 +170,8 @@ impl Offloader {
                 .map(|n| n.note.clone())
                 .unwrap_or_default();
             return Err(format!(
-                "no candidate passed verification ({tried} tried, {} model calls); last: {last}",
-                outcome.trace.llm_calls
+                "no candidate passed verification ({tried} tried, {} model calls, {} tokens); last: {last}",
+                outcome.trace.llm_calls, outcome.trace.tokens
             ));
         };
         let verify_outcome = outcomes

@@ -4,6 +4,7 @@
 //! never the ones after it. Only `lsp` knows LSP types; only `cli` and `lsp` read user configuration.
 
 pub mod analysis;
+pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod graph;

@@ -75,16 +75,3 @@ fn init_logging() {
         .with_writer(std::io::stderr)
         .try_init();
 }
-
-/// What a subcommand whose issue has not landed says: it never pretends to work.
-fn not_implemented(command: &str, issue: u32) -> anyhow::Result<ExitCode> {
-    eprintln!("cuda-offload {command}: not implemented yet (tracked in issue #{issue})");
-    Ok(ExitCode::from(2))
-}
-
-/// Arguments of a subcommand that is not implemented yet: accepted, then refused.
-#[derive(Debug, clap::Args)]
-struct Pending {
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
-    rest: Vec<String>,
-}

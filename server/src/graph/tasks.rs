@@ -67,6 +67,21 @@ pub struct Task {
     pub region: OffloadRegion,
     pub sizes: Sizes,
     pub tolerance: Tolerance,
+    /// Benchmark tasks only (`bench/tasks/<suite>/<id>/task.toml`); graph-building tasks have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bench: Option<BenchInfo>,
+}
+
+/// Where a benchmark task comes from and its multi-threaded CPU baseline.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BenchInfo {
+    /// `pareval:<problem name>`.
+    pub origin: String,
+    /// The suite's own problem type (`dense_la`, `histogram`, ...).
+    pub problem_type: String,
+    /// The serial function with an OpenMP pragma, same name and parameters (the 16-thread baseline).
+    pub openmp_source: String,
 }
 
 impl Task {

@@ -75,6 +75,9 @@ pub struct OffloadSummary {
     pub tokens: u64,
     /// The whole search, for `--json` and debugging.
     pub trace: serde_json::Value,
+    /// The verifier's outcome for the returned kernel (its timings), for the benchmark's records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_outcome: Option<crate::verify::VerifyOutcome>,
 }
 
 /// A suggested optimization path from the reasoning graph, for hovers.

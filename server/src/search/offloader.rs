@@ -170,8 +170,8 @@ impl Offloader {
                 .map(|n| n.note.clone())
                 .unwrap_or_default();
             return Err(format!(
-                "no candidate passed verification ({tried} tried, {} model calls); last: {last}",
-                outcome.trace.llm_calls
+                "no candidate passed verification ({tried} tried, {} model calls, {} tokens); last: {last}",
+                outcome.trace.llm_calls, outcome.trace.tokens
             ));
         };
         let screened = outcomes
@@ -210,6 +210,7 @@ impl Offloader {
             llm_calls: outcome.trace.llm_calls,
             tokens: outcome.trace.tokens,
             trace,
+            best_outcome: verify_outcome,
         })
     }
 }

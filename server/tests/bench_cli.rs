@@ -1,0 +1,200 @@
+//! `cuda-offload bench` end to end with the real binary on one shipped task: with an unreachable model
+//! server the search fails and the record says so honestly (no kernel, not correct, the reason); the
+//! report and plot are written; a rerun finds the record and contacts nobody; `--report-only` rewrites
+//! the report from the records alone.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_cuda-offload"))
+}
+
+fn suite_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/tasks/pareval")
+}
+
+/// The nvcc the verifier would use; without one the tests print SKIP, unless scripts/test demands it.
+fn have_nvcc() -> bool {
+    match cuda_offload::verify::toolchain::find_nvcc(
+        None,
+        &cuda_offload::verify::toolchain::default_project_roots(),
+    ) {
+        Ok(_) => true,
+        Err(e) => {
+            if std::env::var("CUDA_OFFLOAD_REQUIRE_LIVE").as_deref() == Ok("1") {
+                panic!("CUDA_OFFLOAD_REQUIRE_LIVE=1 but no nvcc: {e}");
+            }
+            false
+        }
+    }
+}
+
+fn bench(out: &Path, url: &str, extra: &[&str]) -> (bool, String) {
+    let o = bin()
+        .arg("bench")
+        .arg("--suite-dir")
+        .arg(suite_dir())
+        .args([
+            "--tasks",
+            "axpy",
+            "--strategy",
+            "cot",
+            "--budget",
+            "2",
+            "--seed",
+            "0",
+        ])
+        .args([
+            "--backend",
+            "openai",
+            "--model",
+            "bench-test-model",
+            "--url",
+            url,
+        ])
+        .args(["--no-omp", "--out"])
+        .arg(out)
+        .args(extra)
+        .env("CUDA_OFFLOAD_LOG", "warn")
+        .output()
+        .unwrap();
+    (
+        o.status.success(),
+        String::from_utf8_lossy(&o.stderr).to_string(),
+    )
+}
+
+#[test]
+fn an_unreachable_model_gives_an_honest_record_and_a_rerun_contacts_nobody() {
+    if !have_nvcc() {
+        println!("SKIP: no nvcc (the verifier needs it to build candidates)");
+        return;
+    }
+    let out = tempfile::tempdir().unwrap();
+    // A port nothing listens on: bind, note it, close.
+    let dead = {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        format!("http://{}/v1", l.local_addr().unwrap())
+    };
+    let (ok, stderr) = bench(out.path(), &dead, &[]);
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("[1/1] axpy cot:"), "{stderr}");
+    let text = std::fs::read_to_string(out.path().join("records.jsonl")).unwrap();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1);
+    let r = &lines[0];
+    assert_eq!(r["task"], "axpy");
+    assert_eq!(r["strategy"], "cot");
+    assert_eq!(r["model"], "bench-test-model");
+    assert_eq!(r["correct"], false);
+    assert_eq!(r["tier"], "easy");
+    assert!(r["speedup_vs_serial"].is_null());
+    assert!(
+        r["detail"].as_str().unwrap().contains("not reachable"),
+        "{r}"
+    );
+    let report = std::fs::read_to_string(out.path().join("report.md")).unwrap();
+    assert!(report.contains("| axpy | easy |"), "{report}");
+    assert!(report.contains("| cot | all | 1 | 0 | 0.00 |"), "{report}");
+    assert!(out.path().join("plot.svg").is_file());
+
+    // Rerun against a live listener: the record exists, so nothing connects to it.
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let live = format!("http://{}/v1", listener.local_addr().unwrap());
+    std::fs::remove_file(out.path().join("report.md")).unwrap();
+    let (ok, stderr) = bench(out.path(), &live, &[]);
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("nothing to run"), "{stderr}");
+    assert!(
+        listener.accept().is_err(),
+        "a finished suite contacted the model server"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.path().join("records.jsonl")).unwrap(),
+        text
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.path().join("report.md")).unwrap(),
+        report
+    );
+
+    // --report-only needs neither tasks nor a model: the records alone.
+    std::fs::remove_file(out.path().join("plot.svg")).unwrap();
+    let (ok, stderr) = bench(out.path(), &dead, &["--report-only"]);
+    assert!(ok, "{stderr}");
+    assert!(out.path().join("plot.svg").is_file());
+    assert_eq!(
+        std::fs::read_to_string(out.path().join("report.md")).unwrap(),
+        report
+    );
+}
+
+/// The cassette's recorded answers (line 1 is the header).
+fn cassette() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cassettes/bench-axpy-cot.jsonl")
+}
+
+#[test]
+fn a_recorded_model_drives_the_search_through_the_real_binary() {
+    if !have_nvcc() {
+        println!("SKIP: no nvcc (the verifier needs it to build candidates)");
+        return;
+    }
+    let text = std::fs::read_to_string(cassette()).unwrap();
+    let header: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let model = header["model"].as_str().unwrap();
+    let answers = text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .count();
+    let out = tempfile::tempdir().unwrap();
+    let o = bin()
+        .arg("bench")
+        .arg("--suite-dir")
+        .arg(suite_dir())
+        .args([
+            "--tasks",
+            "axpy",
+            "--strategy",
+            "cot",
+            "--budget",
+            "2",
+            "--seed",
+            "0",
+        ])
+        .args([
+            "--max-tokens",
+            "512",
+            "--backend",
+            "replay",
+            "--model",
+            model,
+            "--no-omp",
+        ])
+        .arg("--cassette")
+        .arg(cassette())
+        .arg("--out")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    let records = std::fs::read_to_string(out.path().join("records.jsonl")).unwrap();
+    let r: serde_json::Value = serde_json::from_str(records.trim()).unwrap();
+    // Every recorded answer was asked for, and nothing else (an unrecorded request fails the call).
+    assert_eq!(r["llm_calls"], answers, "{r}");
+    assert_eq!(r["model"], model);
+    // No GPU here: whatever the answers were, nothing can count as correct.
+    assert_eq!(r["correct"], false, "{r}");
+    assert!(r["speedup_vs_serial"].is_null());
+    assert!(!r["detail"].as_str().unwrap().is_empty());
+    let report = std::fs::read_to_string(out.path().join("report.md")).unwrap();
+    assert!(report.contains(&format!("| model | {model} |")), "{report}");
+}

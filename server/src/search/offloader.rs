@@ -124,7 +124,7 @@ impl Offloader {
         let outcome: SearchOutcome<String> = match strategy {
             Strategy::Mcgs => {
                 Mcgs::new(&view, config)
-                    .run(&mut env, initial, &cancel, &mut report)
+                    .run(&env, initial, &cancel, &mut report)
                     .await
             }
             Strategy::Enumerate => {

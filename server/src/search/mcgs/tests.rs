@@ -13,7 +13,7 @@ fn config(budget: usize, max_depth: usize, epsilon: f64) -> McgsConfig {
     }
 }
 
-async fn run(graph: &Graph, cfg: McgsConfig, env: &mut Scripted) -> SearchOutcome<String> {
+async fn run(graph: &Graph, cfg: McgsConfig, env: &Scripted) -> SearchOutcome<String> {
     let cancel = CancellationToken::new();
     Mcgs::new(graph, cfg)
         .run(env, "0".to_string(), &cancel, &mut |_| {})
@@ -45,11 +45,11 @@ fn diamond() -> Graph {
 #[tokio::test]
 async fn selection_sequence_is_exact() {
     let graph = diamond();
-    let mut env = Scripted::new(
+    let env = Scripted::new(
         &[("0>1", 0.2), ("0>1>3", 0.3), ("0>2", 0.6), ("0>2>3", 0.8)],
         -1.0,
     );
-    let out = run(&graph, config(100, 3, 0.0), &mut env).await;
+    let out = run(&graph, config(100, 3, 0.0), &env).await;
 
     // Untried children by prior (A before B), each followed by its rollout to C; then P-UCB prefers
     // B (Q 0.8 vs 0.3 at equal visits) and keeps re-selecting its finished leaf.
@@ -77,7 +77,7 @@ async fn selection_sequence_is_exact() {
 async fn p_ucb_explores_the_less_visited_child() {
     // With a huge exploration constant the less visited child wins; at equal visits the higher Q (B).
     let graph = diamond();
-    let mut env = Scripted::new(
+    let env = Scripted::new(
         &[("0>1", 0.2), ("0>1>3", 0.3), ("0>2", 0.6), ("0>2>3", 0.8)],
         -1.0,
     );
@@ -85,7 +85,7 @@ async fn p_ucb_explores_the_less_visited_child() {
         exploration: 100.0,
         ..config(100, 3, 0.0)
     };
-    let out = run(&graph, cfg, &mut env).await;
+    let out = run(&graph, cfg, &env).await;
     let firsts: Vec<String> = iteration_paths(&out)
         .iter()
         .take(6)
@@ -101,8 +101,8 @@ async fn cycles_terminate_at_the_depth_limit() {
         &["init", "A", "B"],
         &[(0, 1, 0.5), (1, 2, 0.5), (2, 1, 0.5)],
     );
-    let mut env = Scripted::new(&[], 0.5);
-    let out = run(&graph, config(1000, 5, 0.0), &mut env).await;
+    let env = Scripted::new(&[], 0.5);
+    let out = run(&graph, config(1000, 5, 0.0), &env).await;
     assert_eq!(out.trace.stop, StopReason::Exhausted);
     assert_eq!(
         env.log(),
@@ -118,9 +118,9 @@ async fn backpropagation_takes_the_maximum_and_a_failed_step_ends_the_rollout() 
         &["init", "A", "B", "C", "D"],
         &[(0, 1, 0.5), (1, 2, 0.5), (2, 3, 0.5), (3, 4, 0.5)],
     );
-    let mut env = Scripted::new(&[("0>1", 0.1), ("0>1>2", 0.9), ("0>1>2>3", -1.0)], 0.4);
+    let env = Scripted::new(&[("0>1", 0.1), ("0>1>2", 0.9), ("0>1>2>3", -1.0)], 0.4);
     let cfg = config(3, 6, 0.0);
-    let out = run(&graph, cfg, &mut env).await;
+    let out = run(&graph, cfg, &env).await;
     assert_eq!(env.log(), vec!["0>1", "0>1>2", "0>1>2>3"]);
     let it = &out.trace.iterations[0];
     assert_eq!(it.value, 0.9);
@@ -145,7 +145,7 @@ async fn budget_is_never_exceeded_even_with_repairs() {
     let graph = diamond();
     let mut env = Scripted::new(&[], 0.5);
     env.calls_per_step = 2; // every step needs a repair
-    let out = run(&graph, config(5, 6, 0.0), &mut env).await;
+    let out = run(&graph, config(5, 6, 0.0), &env).await;
     assert_eq!(out.trace.stop, StopReason::Budget);
     assert_eq!(out.trace.llm_calls, 5);
     let spent: usize = out.trace.nodes.iter().map(|n| n.llm_calls).sum();
@@ -167,12 +167,12 @@ async fn same_seed_same_search() {
     let trace = |seed: u64| {
         let graph = &graph;
         async move {
-            let mut env = Scripted::new(&rewards, 0.2);
+            let env = Scripted::new(&rewards, 0.2);
             let cfg = McgsConfig {
                 seed,
                 ..config(24, 4, 0.5)
             };
-            let out = run(graph, cfg, &mut env).await;
+            let out = run(graph, cfg, &env).await;
             (env.log(), iteration_paths(&out))
         }
     };
@@ -189,7 +189,7 @@ async fn cancellation_stops_between_steps() {
     let mut env = Scripted::new(&[], 0.5);
     env.cancel_after = Some((2, cancel.clone()));
     let out = Mcgs::new(&graph, config(100, 10, 0.0))
-        .run(&mut env, "0".into(), &cancel, &mut |_| {})
+        .run(&env, "0".into(), &cancel, &mut |_| {})
         .await;
     assert_eq!(out.trace.stop, StopReason::Cancelled);
     assert_eq!(env.log().len(), 2, "no step starts after cancellation");
@@ -198,11 +198,11 @@ async fn cancellation_stops_between_steps() {
 #[tokio::test]
 async fn progress_reports_every_iteration() {
     let graph = diamond();
-    let mut env = Scripted::new(&[("0>2", 0.6)], 0.1);
+    let env = Scripted::new(&[("0>2", 0.6)], 0.1);
     let cancel = CancellationToken::new();
     let mut seen = Vec::new();
     let out = Mcgs::new(&graph, config(3, 3, 0.0))
-        .run(&mut env, "0".into(), &cancel, &mut |p| {
+        .run(&env, "0".into(), &cancel, &mut |p| {
             seen.push((p.iteration, p.llm_calls, p.best_reward))
         })
         .await;

@@ -48,6 +48,15 @@ enum Command {
 pub fn main() -> ExitCode {
     init_logging();
     let cli = Cli::parse();
+    if !matches!(cli.command, Command::Lsp(_)) {
+        // `cuda-offload graph stats --json | head` should end quietly, as other CLI tools do, not
+        // panic on the closed pipe. The language server keeps Rust's default: a client that goes
+        // away is noticed as a write error and handled.
+        // SAFETY: no other thread exists yet; this only restores the default disposition.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
     let result = match cli.command {
         Command::Lsp(a) => lsp::run(a),
         Command::Scan(a) => scan::run(a),

@@ -79,16 +79,13 @@ impl GraphView<'_> {
     }
 }
 
-impl TechniqueGraph for GraphView<'_> {
-    fn successors(&self, node: TechniqueId) -> Vec<(TechniqueId, f64)> {
-        let name = self.name_of(node);
-        // Prefer edges with examples of this loop's kind; any kind when there are none.
-        let succ = self
-            .graph
-            .successors(&name, self.kind)
-            .filter(|s| !s.is_empty())
-            .or_else(|| self.graph.successors(&name, None))
-            .unwrap_or_default();
+/// Fewer successors than this with examples of the loop's kind get the best of the others added
+/// (at half their prior): one failed step must not leave a search nothing else to try, as a
+/// stencil's single `init` successor did on the H200.
+const MIN_CHOICES: usize = 3;
+
+impl GraphView<'_> {
+    fn with_priors(&self, succ: Vec<crate::graph::query::Successor>) -> Vec<(TechniqueId, f64)> {
         let max_examples = succ.iter().map(|s| s.examples).max().unwrap_or(1).max(1) as f64;
         succ.into_iter()
             .filter_map(|s| {
@@ -101,6 +98,35 @@ impl TechniqueGraph for GraphView<'_> {
                 Some((id, prior))
             })
             .collect()
+    }
+}
+
+impl TechniqueGraph for GraphView<'_> {
+    fn successors(&self, node: TechniqueId) -> Vec<(TechniqueId, f64)> {
+        let name = self.name_of(node);
+        // Edges with examples of this loop's kind first; others only to make up MIN_CHOICES.
+        let own = self
+            .kind
+            .and_then(|k| self.graph.successors(&name, Some(k)))
+            .unwrap_or_default();
+        let any = self.graph.successors(&name, None).unwrap_or_default();
+        if own.is_empty() {
+            // No example of this kind (or no kind): every edge, as it is.
+            return self.with_priors(any);
+        }
+        let mut out = self.with_priors(own);
+        if out.len() < MIN_CHOICES {
+            let mut others: Vec<(TechniqueId, f64)> = self
+                .with_priors(any)
+                .into_iter()
+                .filter(|(id, _)| !out.iter().any(|(o, _)| o == id))
+                .map(|(id, prior)| (id, prior * 0.5))
+                .collect();
+            // Stable: equal priors keep the graph's order.
+            others.sort_by(|a, b| b.1.total_cmp(&a.1));
+            out.extend(others.into_iter().take(MIN_CHOICES - out.len()));
+        }
+        out
     }
 
     fn name(&self, node: TechniqueId) -> String {
@@ -338,5 +364,73 @@ impl SearchEnv for ModelEnv<'_> {
         let r = self.step(label, messages, calls_left).await;
         self.repairs = saved;
         r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::INIT;
+
+    fn shipped() -> ReGraph {
+        crate::search::offloader::load_graph(None).expect("the shipped graph loads")
+    }
+
+    #[test]
+    fn a_kind_with_few_first_steps_gets_the_best_others_at_half_prior() {
+        let graph = shipped();
+        let view = GraphView {
+            graph: &graph,
+            kind: Some(LoopKind::Stencil),
+        };
+        let own = graph.successors("init", Some(LoopKind::Stencil)).unwrap();
+        assert!(
+            own.len() < MIN_CHOICES,
+            "the shipped graph changed: pick another kind"
+        );
+        let succ = view.successors(INIT);
+        assert_eq!(succ.len(), MIN_CHOICES);
+        let names: Vec<String> = succ.iter().map(|&(id, _)| view.name_of(id)).collect();
+        for (i, s) in own.iter().enumerate() {
+            assert_eq!(names[i], s.technique, "the kind's own edges come first");
+        }
+        let best_own = succ[..own.len()].iter().map(|s| s.1).fold(0.0, f64::max);
+        let any = view.kind_free_priors(INIT);
+        for &(id, prior) in &succ[own.len()..] {
+            assert!(prior < best_own);
+            assert_eq!(prior, any[&id] * 0.5);
+        }
+    }
+
+    #[test]
+    fn a_kind_with_enough_first_steps_keeps_only_its_own() {
+        let graph = shipped();
+        let kind = [
+            LoopKind::Map,
+            LoopKind::Reduction,
+            LoopKind::Histogram,
+            LoopKind::Scan,
+        ]
+        .into_iter()
+        .find(|&k| graph.successors("init", Some(k)).unwrap().len() >= MIN_CHOICES);
+        let Some(kind) = kind else {
+            panic!("no kind with {MIN_CHOICES} first steps in the shipped graph");
+        };
+        let view = GraphView {
+            graph: &graph,
+            kind: Some(kind),
+        };
+        let own = graph.successors("init", Some(kind)).unwrap();
+        assert_eq!(view.successors(INIT).len(), own.len());
+    }
+
+    impl GraphView<'_> {
+        fn kind_free_priors(
+            &self,
+            node: TechniqueId,
+        ) -> std::collections::HashMap<TechniqueId, f64> {
+            let any = self.graph.successors(&self.name_of(node), None).unwrap();
+            self.with_priors(any).into_iter().collect()
+        }
     }
 }

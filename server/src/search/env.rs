@@ -19,7 +19,7 @@ use crate::graph::ReGraph;
 use crate::llm::answer::extract_kernel;
 use crate::llm::prompt::{self, Baseline, Failure, Repair, TechniqueExample, TechniqueStep};
 use crate::llm::{CallControl, ChatModel};
-use crate::verify::{RewardForm, VerifyOutcome, reward};
+use crate::verify::{Protocol, RewardForm, VerifyOutcome, reward};
 
 /// Grades one candidate for one region (the verifier, or its compile-only form without a GPU).
 pub trait Judge: Send + Sync {
@@ -28,24 +28,15 @@ pub trait Judge: Send + Sync {
         Ok(())
     }
 
-    /// Grades a candidate of the search (the verifier times it briefly: `Timing::Screening`).
+    /// Grades a candidate: the search's own with `Protocol::Screening`, the kernel a user gets (the
+    /// search's answer, a kernel re-verified on save) with `Protocol::Full`.
     fn judge<'a>(
         &'a self,
         region: &'a OffloadRegion,
         candidate: &'a str,
+        protocol: Protocol,
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, VerifyOutcome>;
-
-    /// Grades the kernel a user gets (the search's answer, a kernel re-verified on save) with the
-    /// full timing protocol.
-    fn judge_final<'a>(
-        &'a self,
-        region: &'a OffloadRegion,
-        candidate: &'a str,
-        cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, VerifyOutcome> {
-        self.judge(region, candidate, cancel)
-    }
 }
 
 /// Every candidate the search produced, for the trace and for `--json`.
@@ -218,7 +209,12 @@ impl ModelEnv<'_> {
                     Ok(extracted) => {
                         let outcome = self
                             .judge
-                            .judge(&self.region, &extracted.code, &self.cancel)
+                            .judge(
+                                &self.region,
+                                &extracted.code,
+                                Protocol::Screening,
+                                &self.cancel,
+                            )
                             .await;
                         record.reward = reward(&outcome, self.reward_form);
                         let repair = match &outcome {

@@ -12,20 +12,19 @@ use crate::verify::{Protocol, Verifier, VerifyConfig, VerifyOutcome};
 
 pub struct VerifierJudge(pub Arc<Verifier>);
 
-impl VerifierJudge {
-    fn run<'a>(
+impl Judge for VerifierJudge {
+    fn judge<'a>(
         &'a self,
         region: &'a OffloadRegion,
         candidate: &'a str,
-        cancel: &'a CancellationToken,
         protocol: Protocol,
+        cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, VerifyOutcome> {
         let verifier = self.0.clone();
         let (region, candidate) = (region.clone(), candidate.to_string());
         Box::pin(async move {
-            let job = tokio::task::spawn_blocking(move || match protocol {
-                Protocol::Full => verifier.verify(&region, &candidate),
-                Protocol::Screening => verifier.verify_screening(&region, &candidate),
+            let job = tokio::task::spawn_blocking(move || {
+                verifier.verify_with(&region, &candidate, protocol)
             });
             tokio::select! {
                 joined = job => match joined {
@@ -38,26 +37,6 @@ impl VerifierJudge {
                 _ = cancel.cancelled() => VerifyOutcome::Rejected { reason: "cancelled".into() },
             }
         })
-    }
-}
-
-impl Judge for VerifierJudge {
-    fn judge<'a>(
-        &'a self,
-        region: &'a OffloadRegion,
-        candidate: &'a str,
-        cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, VerifyOutcome> {
-        self.run(region, candidate, cancel, Protocol::Screening)
-    }
-
-    fn judge_final<'a>(
-        &'a self,
-        region: &'a OffloadRegion,
-        candidate: &'a str,
-        cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, VerifyOutcome> {
-        self.run(region, candidate, cancel, Protocol::Full)
     }
 }
 
@@ -100,34 +79,14 @@ impl Judge for LazyVerifierJudge {
         &'a self,
         region: &'a OffloadRegion,
         candidate: &'a str,
-        cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, VerifyOutcome> {
-        self.with_verifier(region, candidate, cancel, Protocol::Screening)
-    }
-
-    fn judge_final<'a>(
-        &'a self,
-        region: &'a OffloadRegion,
-        candidate: &'a str,
-        cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, VerifyOutcome> {
-        self.with_verifier(region, candidate, cancel, Protocol::Full)
-    }
-}
-
-impl LazyVerifierJudge {
-    fn with_verifier<'a>(
-        &'a self,
-        region: &'a OffloadRegion,
-        candidate: &'a str,
-        cancel: &'a CancellationToken,
         protocol: Protocol,
+        cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, VerifyOutcome> {
         Box::pin(async move {
             match self.verifier() {
                 Ok(v) => {
                     VerifierJudge(v)
-                        .run(region, candidate, cancel, protocol)
+                        .judge(region, candidate, protocol, cancel)
                         .await
                 }
                 Err(e) => VerifyOutcome::Rejected {

@@ -19,7 +19,7 @@ use crate::analysis::OffloadRegion;
 use crate::graph::ReGraph;
 use crate::graph::query::PathQuery;
 use crate::llm::{BackendConfig, connect};
-use crate::verify::{RewardForm, VerifyOutcome};
+use crate::verify::{Protocol, RewardForm, VerifyOutcome};
 
 /// The graph shipped with the binary (graph-data/regraph.json at build time).
 const SHIPPED_GRAPH: &str = include_str!("../../../graph-data/regraph.json");
@@ -184,7 +184,7 @@ impl Offloader {
         let verify_outcome = match &screened {
             Some(VerifyOutcome::Correct(_)) => Some(
                 self.judge
-                    .judge_final(&req.region, &best.state, &cancel)
+                    .judge(&req.region, &best.state, Protocol::Full, &cancel)
                     .await,
             ),
             _ => screened,
@@ -249,25 +249,17 @@ impl Judge for Remembering {
         &'a self,
         region: &'a OffloadRegion,
         candidate: &'a str,
+        protocol: Protocol,
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, VerifyOutcome> {
         Box::pin(async move {
-            let outcome = self.inner.judge(region, candidate, cancel).await;
+            let outcome = self.inner.judge(region, candidate, protocol, cancel).await;
             self.seen
                 .lock()
                 .expect("outcomes lock")
                 .insert(candidate.to_string(), outcome.clone());
             outcome
         })
-    }
-
-    fn judge_final<'a>(
-        &'a self,
-        region: &'a OffloadRegion,
-        candidate: &'a str,
-        cancel: &'a CancellationToken,
-    ) -> BoxFuture<'a, VerifyOutcome> {
-        self.inner.judge_final(region, candidate, cancel)
     }
 }
 
@@ -296,7 +288,9 @@ impl OffloadRunner for Offloader {
         let judge = self.judge.clone();
         Box::pin(async move {
             let candidate = workspace_edit::candidate_part(&kernel_source);
-            let outcome = judge.judge_final(&region, candidate, &cancel).await;
+            let outcome = judge
+                .judge(&region, candidate, Protocol::Full, &cancel)
+                .await;
             let (verified, verdict, speedup, _) = describe(Some(&outcome));
             let ok = verified || matches!(outcome, VerifyOutcome::CompiledNotRun { .. });
             Ok(ReverifyOutcome {

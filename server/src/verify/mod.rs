@@ -267,14 +267,15 @@ impl Verifier {
         self.verify_hinted(region, candidate, None, 0, self.cfg.protocol)
     }
 
-    /// `verify` with `Protocol::Screening`: for candidates of a search, whose best is then verified
-    /// again in full.
-    pub fn verify_screening(
+    /// `verify` with another timing protocol than the configured one (a search screens its
+    /// candidates, then verifies its answer in full).
+    pub fn verify_with(
         &self,
         region: &OffloadRegion,
         candidate: &str,
+        protocol: Protocol,
     ) -> Result<VerifyReport, VerifyError> {
-        self.verify_hinted(region, candidate, None, 0, Protocol::Screening)
+        self.verify_hinted(region, candidate, None, 0, protocol)
     }
 
     fn verify_hinted(

@@ -23,6 +23,9 @@ pub struct Record {
     pub model_id: Option<String>,
     pub budget: u32,
     pub seed: u64,
+    /// MCGS rollouts in flight at once (records from before it existed: 1).
+    #[serde(default = "one")]
+    pub parallel: u32,
     /// The returned kernel compiled.
     pub compiled: bool,
     /// The returned kernel was checked against the serial reference on the GPU and passed.
@@ -58,6 +61,10 @@ pub struct Record {
     pub timestamp: String,
 }
 
+fn one() -> u32 {
+    1
+}
+
 /// What makes two records the same measurement: a finished one is never recomputed.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub struct RecordKey {
@@ -66,6 +73,7 @@ pub struct RecordKey {
     pub model: String,
     pub budget: u32,
     pub seed: u64,
+    pub parallel: u32,
 }
 
 impl Record {
@@ -76,6 +84,7 @@ impl Record {
             model: self.model.clone(),
             budget: self.budget,
             seed: self.seed,
+            parallel: self.parallel,
         }
     }
 }
@@ -151,6 +160,7 @@ pub(crate) mod tests {
             model_id: None,
             budget: 8,
             seed: 0,
+            parallel: 1,
             compiled: true,
             correct: speedup.is_some(),
             verdict: if speedup.is_some() {

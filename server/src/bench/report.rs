@@ -123,7 +123,7 @@ pub fn markdown(suite: &str, records: &[Record]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# Benchmark: {suite}\n");
     let _ = writeln!(s, "| | |\n|---|---|");
-    let env: [(&str, String); 9] = [
+    let env: [(&str, String); 10] = [
         ("GPU", distinct(records, |r| r.gpu.clone())),
         ("driver", distinct(records, |r| r.driver.clone())),
         ("nvcc", distinct(records, |r| Some(r.nvcc.clone()))),
@@ -141,6 +141,10 @@ pub fn markdown(suite: &str, records: &[Record]) -> String {
             distinct(records, |r| Some(r.budget.to_string())),
         ),
         ("seed", distinct(records, |r| Some(r.seed.to_string()))),
+        (
+            "MCGS rollouts in flight",
+            distinct(records, |r| Some(r.parallel.to_string())),
+        ),
         ("commit", distinct(records, |r| Some(r.commit.clone()))),
         (
             "CPU cores (OpenMP runs 16 threads)",

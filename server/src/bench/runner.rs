@@ -29,6 +29,8 @@ pub struct RunConfig {
     pub strategies: Vec<Strategy>,
     pub budget: u32,
     pub seed: u64,
+    /// MCGS rollouts in flight at once.
+    pub parallel: u32,
     pub model: String,
     pub model_id: Option<String>,
     pub out_dir: PathBuf,
@@ -63,6 +65,7 @@ impl RunConfig {
             model: self.model.clone(),
             budget: self.budget,
             seed: self.seed,
+            parallel: self.parallel,
         }
     }
 }
@@ -250,6 +253,7 @@ fn base_record(
         model_id: cfg.model_id.clone(),
         budget: cfg.budget,
         seed: cfg.seed,
+        parallel: cfg.parallel,
         compiled: false,
         correct: false,
         verdict: String::new(),
@@ -435,6 +439,7 @@ mod run_tests {
             strategies: vec![Strategy::Cot, Strategy::Mcgs],
             budget: 4,
             seed: 0,
+            parallel: 1,
             model: "scripted".into(),
             model_id: None,
             out_dir: out.to_path_buf(),

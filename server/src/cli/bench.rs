@@ -64,6 +64,9 @@ struct RunArgs {
     /// Model calls each search may spend
     #[arg(long)]
     budget: Option<u32>,
+    /// MCGS rollouts in flight at once within one search
+    #[arg(long)]
+    parallel: Option<u32>,
     /// Seed of every search (and the model's sampling)
     #[arg(long)]
     seed: Option<u64>,
@@ -188,6 +191,7 @@ fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         max_tokens: args.max_tokens,
         budget: args.budget,
+        parallel: args.parallel,
         nvcc: args.nvcc.clone(),
         cassette: args.cassette.clone(),
         record: args.record.then_some(true),
@@ -208,6 +212,7 @@ fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
                     model: settings.model.clone(),
                     budget: settings.budget,
                     seed: settings.seed,
+                    parallel: settings.parallel,
                 })
             })
         });
@@ -250,6 +255,7 @@ fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
         strategies: dedup(&args.strategy),
         budget: settings.budget,
         seed: settings.seed,
+        parallel: settings.parallel,
         model: settings.model.clone(),
         model_id,
         out_dir: out_dir.clone(),

@@ -198,3 +198,35 @@ fn a_recorded_model_drives_the_search_through_the_real_binary() {
     let report = std::fs::read_to_string(out.path().join("report.md")).unwrap();
     assert!(report.contains(&format!("| model | {model} |")), "{report}");
 }
+
+/// `--check-tasks` verifies each task's own reference.cu (here: compiles it; on a GPU: checks and
+/// times it) and names the tasks that pass, which scripts/bench-gpu benchmarks when others fail.
+#[test]
+fn check_tasks_verifies_the_references_and_names_the_passing_tasks() {
+    if !have_nvcc() {
+        println!("SKIP: nvcc not found");
+        return;
+    }
+    let o = bin()
+        .arg("bench")
+        .arg("--suite-dir")
+        .arg(suite_dir())
+        .args(["--check-tasks", "--tasks", "axpy,relu"])
+        .env("CUDA_OFFLOAD_LOG", "warn")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("passing tasks: axpy,relu"),
+        "{stdout}\n{stderr}"
+    );
+    assert!(stdout.contains("2 of 2 task references pass"), "{stdout}");
+    for task in ["axpy", "relu"] {
+        assert!(
+            stderr.contains(&format!("{task}: ")),
+            "no verdict for {task}: {stderr}"
+        );
+    }
+}

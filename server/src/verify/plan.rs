@@ -451,6 +451,30 @@ mod plan_tests {
     }
 
     #[test]
+    fn screening_keeps_the_checks_and_shortens_the_timing() {
+        for salt in 0..50 {
+            let full = plan_for(&region("saxpy"), salt);
+            let mut quick = full.clone();
+            quick.screening();
+            assert_eq!(quick.cases, full.cases, "correctness cases are the same");
+            assert_eq!(quick.timed, full.timed);
+            assert_eq!(
+                (quick.warmups, quick.min_samples, quick.max_samples),
+                (2, 5, 10)
+            );
+            assert_eq!(quick.checked_samples.len(), 3, "salt {salt}");
+            let distinct: std::collections::BTreeSet<_> = quick.checked_samples.iter().collect();
+            assert_eq!(
+                distinct.len(),
+                3,
+                "salt {salt}: {:?}",
+                quick.checked_samples
+            );
+            assert!(quick.checked_samples.iter().all(|&i| i < quick.min_samples));
+        }
+    }
+
+    #[test]
     fn n_squared_nests_stay_small() {
         let p = plan_for(&region("compute_forces"), 1);
         let n = p.timed.sizes[0].1;

@@ -189,6 +189,20 @@ impl Offloader {
             ),
             _ => screened,
         };
+        if let Some(o) = &verify_outcome
+            && !matches!(
+                o,
+                VerifyOutcome::Correct(_) | VerifyOutcome::CompiledNotRun { .. }
+            )
+        {
+            // Passed screening, failed the full protocol (a re-checked sample, a timeout): no kernel
+            // that failed a check reaches anyone's source.
+            return Err(format!(
+                "the best candidate ({}) passed the search's checks but failed its full verification: {}",
+                best.path.join(" → "),
+                o.summary()
+            ));
+        }
         let (verified, verdict, speedup, roofline) = describe(verify_outcome.as_ref());
         let trace = {
             let mut t = trace;
@@ -316,5 +330,134 @@ impl OffloadRunner for Offloader {
                 mean_speedup: p.mean_speedup,
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The answer's final verification, over the real search, graph and a model cassette: the
+    //! judge screens every candidate as correct and says what the full protocol finds.
+    use std::path::{Path, PathBuf};
+
+    use super::*;
+    use crate::config::Settings;
+    use crate::llm::BackendKind;
+    use crate::verify::Timing;
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    }
+
+    fn correct(speedup: f64) -> VerifyOutcome {
+        VerifyOutcome::Correct(Timing {
+            kernel_ms: 1.0,
+            kernel_p10_ms: 0.9,
+            kernel_p90_ms: 1.1,
+            end_to_end_ms: 2.0,
+            end_to_end_p10_ms: 1.9,
+            end_to_end_p90_ms: 2.1,
+            serial_ms: speedup,
+            speedup,
+            end_to_end_speedup: speedup / 2.0,
+            roofline_fraction: Some(0.5),
+            samples: 30,
+            noise: 0.001,
+            size: "n=1".into(),
+        })
+    }
+
+    struct TwoStage {
+        full: VerifyOutcome,
+        asked: Mutex<Vec<Protocol>>,
+    }
+
+    impl Judge for TwoStage {
+        fn judge<'a>(
+            &'a self,
+            _region: &'a OffloadRegion,
+            _candidate: &'a str,
+            protocol: Protocol,
+            _cancel: &'a CancellationToken,
+        ) -> BoxFuture<'a, VerifyOutcome> {
+            self.asked.lock().unwrap().push(protocol);
+            let outcome = match protocol {
+                Protocol::Screening => correct(10.0),
+                Protocol::Full => self.full.clone(),
+            };
+            Box::pin(async move { outcome })
+        }
+    }
+
+    /// The LSP end-to-end test's search (tests/cassettes/lsp-saxpy.jsonl: enumerate, budget 1).
+    async fn offload_saxpy(full: VerifyOutcome) -> (Result<OffloadSummary, String>, Vec<Protocol>) {
+        let cassette = root().join("server/tests/cassettes/lsp-saxpy.jsonl");
+        let header: serde_json::Value = serde_json::from_str(
+            std::fs::read_to_string(&cassette)
+                .unwrap()
+                .lines()
+                .next()
+                .unwrap(),
+        )
+        .unwrap();
+        let settings = Settings {
+            backend: BackendKind::Replay,
+            cassette: Some(cassette),
+            model: header["model"].as_str().unwrap().to_string(),
+            strategy: Strategy::Enumerate,
+            budget: 1,
+            ..Settings::default()
+        };
+        let judge = Arc::new(TwoStage {
+            full,
+            asked: Mutex::default(),
+        });
+        let offloader = Offloader {
+            backend: settings.backend_config(),
+            judge: judge.clone(),
+            graph: Arc::new(load_graph(None).unwrap()),
+            settings: settings.search_settings(),
+        };
+        let file = root().join("test-workspaces/saxpy/saxpy.cpp");
+        let report = crate::analysis::analyze_file(&file).unwrap();
+        let region = report.loop_at_line(7).unwrap().region.clone().unwrap();
+        let request = OffloadRequest {
+            source: std::fs::read_to_string(&file).unwrap(),
+            file,
+            region,
+            strategy: None,
+            budget: None,
+            seed: None,
+        };
+        let result = offloader
+            .offload(request, Box::new(|_| {}), CancellationToken::new())
+            .await;
+        let asked = judge.asked.lock().unwrap().clone();
+        (result, asked)
+    }
+
+    #[tokio::test]
+    async fn the_answer_is_timed_again_by_the_full_protocol() {
+        let (result, asked) = offload_saxpy(correct(250.0)).await;
+        let summary = result.expect("the cassette's kernel passes");
+        assert_eq!(asked, vec![Protocol::Screening, Protocol::Full]);
+        assert!(summary.verified);
+        assert_eq!(summary.speedup, Some(250.0), "the full protocol's numbers");
+        assert!(summary.verdict.contains("250.0x"), "{}", summary.verdict);
+    }
+
+    #[tokio::test]
+    async fn an_answer_that_fails_its_full_verification_is_not_offered() {
+        let wrong = VerifyOutcome::Wrong {
+            param: "y".into(),
+            index: 3,
+            expected: "1".into(),
+            got: "2".into(),
+            size: "n=33554431".into(),
+            seed: 1004,
+        };
+        let (result, _) = offload_saxpy(wrong).await;
+        let err = result.expect_err("no kernel that failed a check");
+        assert!(err.contains("failed its full verification"), "{err}");
+        assert!(err.contains("wrong"), "{err}");
     }
 }

@@ -16,6 +16,7 @@ export interface ServerConfig {
   apiKey: string | null;
   cassette: string | null;
   budget: number;
+  parallel: number;
   strategy: Strategy;
   seed: number;
   nvccPath: string | null;
@@ -39,6 +40,7 @@ export const SERVER_SETTINGS: readonly SettingSpec[] = [
   { key: 'apiKey', kind: 'optionalString', default: null },
   { key: 'cassette', kind: 'optionalString', default: null, isPath: true },
   { key: 'budget', kind: 'integer', default: 32, minimum: 1 },
+  { key: 'parallel', kind: 'integer', default: 1, minimum: 1 },
   { key: 'strategy', kind: 'enum', values: ['mcgs', 'enumerate', 'cot', 'standard'], default: 'mcgs' },
   { key: 'seed', kind: 'integer', default: 0, minimum: 0 },
   { key: 'nvccPath', kind: 'optionalString', default: null, isPath: true },

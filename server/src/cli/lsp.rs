@@ -66,9 +66,31 @@ fn editor_layer(e: &LspSettings) -> Result<SettingsLayer, String> {
         cassette: e.cassette.clone().map(Into::into),
         seed: e.seed,
         budget: e.budget.map(|b| b as u32),
+        parallel: e.parallel,
         strategy: e.strategy,
         nvcc: e.nvcc_path.clone().map(Into::into),
         gpu_arch: e.gpu_arch.clone(),
         ..SettingsLayer::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_editors_settings_reach_the_search() {
+        let editor: LspSettings = serde_json::from_value(serde_json::json!({
+            "backend": "openai", "budget": 12, "parallel": 4, "strategy": "enumerate", "seed": 3
+        }))
+        .unwrap();
+        let layer = editor_layer(&editor).unwrap();
+        let mut settings = Settings::default();
+        settings.merge(&layer);
+        let search = settings.search_settings();
+        assert_eq!(search.mcgs.parallel, 4);
+        assert_eq!((search.budget, search.seed), (12, 3));
+        assert_eq!(search.strategy, crate::search::offload::Strategy::Enumerate);
+        assert_eq!(settings.backend, BackendKind::Openai);
+    }
 }

@@ -25,6 +25,8 @@ pub struct LspSettings {
     pub api_key: Option<String>,
     pub cassette: Option<String>,
     pub budget: Option<usize>,
+    /// MCGS rollouts in flight at once.
+    pub parallel: Option<u32>,
     pub strategy: Option<Strategy>,
     pub seed: Option<u64>,
     pub nvcc_path: Option<String>,
@@ -41,6 +43,7 @@ impl Default for LspSettings {
             api_key: None,
             cassette: None,
             budget: None,
+            parallel: None,
             strategy: None,
             seed: None,
             nvcc_path: None,

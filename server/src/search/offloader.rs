@@ -342,28 +342,13 @@ mod tests {
     use super::*;
     use crate::config::Settings;
     use crate::llm::BackendKind;
-    use crate::verify::Timing;
 
     fn root() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
     }
 
     fn correct(speedup: f64) -> VerifyOutcome {
-        VerifyOutcome::Correct(Timing {
-            kernel_ms: 1.0,
-            kernel_p10_ms: 0.9,
-            kernel_p90_ms: 1.1,
-            end_to_end_ms: 2.0,
-            end_to_end_p10_ms: 1.9,
-            end_to_end_p90_ms: 2.1,
-            serial_ms: speedup,
-            speedup,
-            end_to_end_speedup: speedup / 2.0,
-            roofline_fraction: Some(0.5),
-            samples: 30,
-            noise: 0.001,
-            size: "n=1".into(),
-        })
+        VerifyOutcome::correct_for_tests(speedup, Some(0.5))
     }
 
     struct TwoStage {

@@ -192,10 +192,9 @@ pub fn reward(outcome: &VerifyOutcome, form: RewardForm) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn correct(speedup: f64, roof: Option<f64>) -> VerifyOutcome {
+impl VerifyOutcome {
+    /// A correct outcome with a 1 ms kernel and the given speedup (the serial time follows).
+    pub(crate) fn correct_for_tests(speedup: f64, roofline: Option<f64>) -> VerifyOutcome {
         VerifyOutcome::Correct(Timing {
             kernel_ms: 1.0,
             kernel_p10_ms: 0.9,
@@ -206,11 +205,20 @@ mod tests {
             serial_ms: speedup,
             speedup,
             end_to_end_speedup: speedup / 2.0,
-            roofline_fraction: roof,
+            roofline_fraction: roofline,
             samples: 30,
             noise: 0.001,
             size: "n=1".into(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn correct(speedup: f64, roof: Option<f64>) -> VerifyOutcome {
+        VerifyOutcome::correct_for_tests(speedup, roof)
     }
 
     #[test]

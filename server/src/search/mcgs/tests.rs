@@ -217,6 +217,8 @@ struct Overlapping {
     inner: Scripted,
     in_flight: std::sync::atomic::AtomicUsize,
     most_in_flight: std::sync::atomic::AtomicUsize,
+    /// Steps that started after this token was cancelled.
+    watch: Option<(CancellationToken, std::sync::atomic::AtomicUsize)>,
 }
 
 impl SearchEnv for Overlapping {
@@ -229,6 +231,11 @@ impl SearchEnv for Overlapping {
         calls_left: usize,
     ) -> StepResult<String> {
         use std::sync::atomic::Ordering::SeqCst;
+        if let Some((token, late)) = &self.watch
+            && token.is_cancelled()
+        {
+            late.fetch_add(1, SeqCst);
+        }
         let now = self.in_flight.fetch_add(1, SeqCst) + 1;
         self.most_in_flight.fetch_max(now, SeqCst);
         tokio::task::yield_now().await;
@@ -268,6 +275,7 @@ async fn run_parallel(parallel: usize, budget: usize) -> (SearchOutcome<String>,
         inner: Scripted::new(&[("0>3>5", 0.9), ("0>2", 0.4)], 0.1),
         in_flight: Default::default(),
         most_in_flight: Default::default(),
+        watch: None,
     };
     let cfg = McgsConfig {
         parallel,
@@ -322,4 +330,43 @@ async fn parallel_search_respects_the_budget_and_is_reproducible() {
         assert_eq!(spent, a.trace.llm_calls);
         assert_eq!(iteration_paths(&a), iteration_paths(&b));
     }
+}
+
+#[tokio::test]
+async fn cancellation_lets_the_steps_in_flight_finish_and_starts_no_other() {
+    let cancel = CancellationToken::new();
+    let mut inner = Scripted::new(&[], 0.5);
+    inner.cancel_after = Some((2, cancel.clone()));
+    let env = Overlapping {
+        inner,
+        in_flight: Default::default(),
+        most_in_flight: Default::default(),
+        watch: Some((cancel.clone(), Default::default())),
+    };
+    let cfg = McgsConfig {
+        parallel: 3,
+        ..config(100, 3, 0.0)
+    };
+    let out = Mcgs::new(&fan(), cfg)
+        .run(&env, "0".to_string(), &cancel, &mut |_| {})
+        .await;
+    assert_eq!(out.trace.stop, StopReason::Cancelled);
+    let late = env
+        .watch
+        .as_ref()
+        .unwrap()
+        .1
+        .load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(late, 0, "no step started after cancellation");
+    // The batch's three leaves were in flight when the second step finished and cancelled; what
+    // they had started finished and was backed up, one iteration each.
+    let log = env.inner.log();
+    assert_eq!(log[..3], ["0>1", "0>2", "0>3"]);
+    assert!(
+        log.len() <= 6,
+        "at most one further step per rollout was in flight: {log:?}"
+    );
+    assert_eq!(out.trace.iterations.len(), 3);
+    let applied: usize = out.trace.iterations.iter().map(|i| i.applied.len()).sum();
+    assert_eq!(applied, log.len(), "every step that ran is in the tree");
 }

@@ -70,59 +70,54 @@ static CoRng co_skip(CoRng r, long long draws) {
     return r;
 }
 
-// Runs body(begin, end) over [0, len) on up to 16 threads. A timed sample regenerates every input
-// (hundreds of MB): one thread made that, not the GPU, the cost of verifying. The values do not
-// depend on the number of threads. Where threads cannot be made, one thread does it all.
+// Elements per chunk when a fill of len elements is split over threads: all of it below 1M
+// elements, else an equal share for each core, 16 at most.
+static long long co_chunk(long long len) {
+    unsigned hw = std::thread::hardware_concurrency();
+    long long threads = len < (1LL << 20) ? 1 : std::min<long long>(hw == 0 ? 1 : hw, 16);
+    return std::max(1LL, (len + threads - 1) / threads);
+}
+
+// Starts f on a new thread of pool, or runs it here where no thread can be made.
+template <class F>
+static void co_spawn(std::vector<std::thread>& pool, F f) {
+    try {
+        pool.emplace_back(f);
+    } catch (...) {
+        f();
+    }
+}
+
+// Runs body(begin, end) over [0, len) in chunks of co_chunk(len), one thread each. A timed sample
+// regenerates every input (hundreds of MB): one thread made that, not the GPU, the cost of
+// verifying. The values do not depend on the number of threads.
 template <class F>
 static void co_chunked(long long len, F body) {
-    unsigned hw = std::thread::hardware_concurrency();
-    long long threads = std::min<long long>(hw == 0 ? 1 : hw, 16);
-    if (len < (1LL << 20) || threads < 2) { body(0LL, len); return; }
-    long long chunk = (len + threads - 1) / threads;
+    long long chunk = co_chunk(len);
     std::vector<std::thread> pool;
-    long long done_by_pool = chunk;
-    try {
-        for (long long a = chunk; a < len; a += chunk) {
-            pool.emplace_back(body, a, std::min(len, a + chunk));
-            done_by_pool = std::min(len, a + chunk);
-        }
-    } catch (...) {
-        body(done_by_pool, len);
+    for (long long a = chunk; a < len; a += chunk) {
+        long long b = std::min(len, a + chunk);
+        co_spawn(pool, [=] { body(a, b); });
     }
     body(0LL, std::min(len, chunk));
     for (std::thread& t : pool) t.join();
 }
 
-// std::sort's result, faster: chunks sorted on threads, then merged pairwise (generated values
-// that compare equal are identical, so the order of ties cannot differ).
+// std::sort's result, faster: the chunks of co_chunked sorted on threads, then merged pairwise
+// (generated values that compare equal are identical, so the order of ties cannot differ).
 template <class T>
 static void co_sort(T* p, long long len) {
-    std::vector<long long> cuts{0};
-    unsigned hw = std::thread::hardware_concurrency();
-    long long parts = len < (1LL << 20) ? 1 : std::min<long long>(hw == 0 ? 1 : hw, 16);
-    long long chunk = (len + parts - 1) / parts;
-    for (long long a = chunk; a < len; a += chunk) cuts.push_back(a);
+    co_chunked(len, [p](long long a, long long b) { std::sort(p + a, p + b); });
+    const long long chunk = co_chunk(len);
+    std::vector<long long> cuts;
+    for (long long a = 0; a < len; a += chunk) cuts.push_back(a);
     cuts.push_back(len);
-    std::vector<std::thread> sorts;
-    for (size_t i = 0; i + 1 < cuts.size(); ++i) {
-        T* a = p + cuts[i]; T* e = p + cuts[i + 1];
-        try {
-            sorts.emplace_back([a, e] { std::sort(a, e); });
-        } catch (...) {
-            std::sort(a, e);
-        }
-    }
-    for (std::thread& t : sorts) t.join();
     while (cuts.size() > 2) {
         std::vector<long long> next{0};
         std::vector<std::thread> merges;
         for (size_t i = 0; i + 2 < cuts.size(); i += 2) {
             T* a = p + cuts[i]; T* m = p + cuts[i + 1]; T* e = p + cuts[i + 2];
-            try {
-                merges.emplace_back([a, m, e] { std::inplace_merge(a, m, e); });
-            } catch (...) {
-                std::inplace_merge(a, m, e);
-            }
+            co_spawn(merges, [a, m, e] { std::inplace_merge(a, m, e); });
             next.push_back(cuts[i + 2]);
         }
         if (next.back() != len) next.push_back(len);

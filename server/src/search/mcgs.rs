@@ -177,7 +177,6 @@ struct Node<S> {
     passed: bool,
     note: String,
     llm_calls: usize,
-    tokens: u64,
 }
 
 impl<S> Node<S> {
@@ -197,7 +196,6 @@ impl<S> Node<S> {
             passed: false,
             note: String::new(),
             llm_calls: 0,
-            tokens: 0,
         }
     }
 
@@ -354,10 +352,10 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
                             path.push(cur);
                         }
                         let left = pick.allowance - used;
+                        tokens += step.tokens;
                         let (r, spent) = record(&mut tree[cur], step, left);
                         used += spent;
                         calls += spent;
-                        tokens += tree[cur].tokens;
                         applied.push(cur);
                         seen.push(r);
                     }
@@ -596,7 +594,6 @@ fn techniques_to<S>(tree: &[Node<S>], id: usize) -> Vec<TechniqueId> {
 fn record<S>(node: &mut Node<S>, step: StepResult<S>, calls_left: usize) -> (f64, usize) {
     node.applied = true;
     node.llm_calls = step.llm_calls.min(calls_left);
-    node.tokens = step.tokens;
     node.passed = step.passed && step.state.is_some();
     node.reward = Some(if node.passed { step.reward } else { -1.0 });
     node.note = step.note;

@@ -204,11 +204,6 @@ impl Offloader {
             ));
         }
         let (verified, verdict, speedup, roofline) = describe(verify_outcome.as_ref());
-        let trace = {
-            let mut t = trace;
-            t["final_verification"] = serde_json::to_value(&verify_outcome).unwrap_or_default();
-            t
-        };
         let kernel_source =
             workspace_edit::kernel_source(&req.region, &best.state, &verdict, &best.path);
         Ok(OffloadSummary {

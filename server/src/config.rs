@@ -38,6 +38,9 @@ pub struct Settings {
     /// MCGS rollouts in flight at once (model calls and verification overlap); raise it for a
     /// model server that serves several requests at a time (llama-server `--parallel N`).
     pub parallel: u32,
+    /// Screening runs of a search's candidates that may share one GPU; 1 times each alone. The
+    /// answer is always timed again alone, and serial references are always timed alone.
+    pub screening_runs: u32,
     pub strategy: Strategy,
     pub nvcc: Option<PathBuf>,
     /// e.g. `sm_90`; `None`: the detected GPU's, else nvcc's default.
@@ -63,6 +66,7 @@ impl Default for Settings {
             total_timeout_s: 300.0,
             budget: 32,
             parallel: 1,
+            screening_runs: 4,
             strategy: Strategy::Mcgs,
             nvcc: None,
             gpu_arch: None,
@@ -89,6 +93,7 @@ pub struct SettingsLayer {
     pub total_timeout_s: Option<f64>,
     pub budget: Option<u32>,
     pub parallel: Option<u32>,
+    pub screening_runs: Option<u32>,
     pub strategy: Option<Strategy>,
     pub nvcc: Option<PathBuf>,
     pub gpu_arch: Option<String>,
@@ -148,6 +153,7 @@ impl Settings {
             num_ctx,
             budget,
             parallel,
+            screening_runs,
             strategy,
             record
         );
@@ -196,6 +202,9 @@ impl Settings {
         if self.parallel == 0 {
             return invalid("parallel", "must be at least 1 rollout");
         }
+        if self.screening_runs == 0 {
+            return invalid("screening_runs", "must be at least 1 run per GPU");
+        }
         if self.budget == 0 {
             return invalid("budget", "must be at least 1 LLM call");
         }
@@ -239,6 +248,15 @@ impl Settings {
                 parallel: self.parallel as usize,
                 ..Default::default()
             },
+            ..Default::default()
+        }
+    }
+
+    /// The verifier's configuration for a search (offload, bench, the LSP).
+    pub fn verify_config(&self) -> crate::verify::VerifyConfig {
+        crate::verify::VerifyConfig {
+            nvcc: self.nvcc.clone(),
+            screening_runs: self.screening_runs as usize,
             ..Default::default()
         }
     }
@@ -324,6 +342,7 @@ pub fn from_env(env: impl Fn(&str) -> Option<String>) -> Result<SettingsLayer, C
         total_timeout_s: get(&env, "total_timeout_s")?,
         budget: get(&env, "budget")?,
         parallel: get(&env, "parallel")?,
+        screening_runs: get(&env, "screening_runs")?,
         strategy: get::<EnumArg<Strategy>>(&env, "strategy")?.map(|e| e.0),
         nvcc: get(&env, "nvcc")?,
         gpu_arch: get(&env, "gpu_arch")?,
@@ -414,6 +433,7 @@ impl SettingsArgs {
             total_timeout_s: self.total_timeout,
             budget: self.budget,
             parallel: self.parallel,
+            screening_runs: None,
             strategy: self.strategy,
             nvcc: self.nvcc.clone(),
             gpu_arch: self.gpu_arch.clone(),
@@ -480,6 +500,22 @@ mod tests {
         assert_eq!(s.budget, 8);
         assert_eq!(s.strategy, Strategy::Cot);
         assert_eq!(s.cassette.unwrap(), dir.path().join("tapes/a.jsonl"));
+    }
+
+    #[test]
+    fn screening_runs_reach_the_verifier_and_zero_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let (s, _) = Settings::load(dir.path(), env_of(&[]), &SettingsLayer::default()).unwrap();
+        assert_eq!(s.verify_config().screening_runs, 4);
+        let env = env_of(&[("CUDA_OFFLOAD_SCREENING_RUNS", "2")]);
+        let (s, _) = Settings::load(dir.path(), env, &SettingsLayer::default()).unwrap();
+        assert_eq!(s.verify_config().screening_runs, 2);
+        let zero = SettingsLayer {
+            screening_runs: Some(0),
+            ..SettingsLayer::default()
+        };
+        let err = Settings::load(dir.path(), env_of(&[]), &zero).unwrap_err();
+        assert!(err.to_string().contains("screening_runs"), "{err}");
     }
 
     #[test]

@@ -20,7 +20,7 @@ use crate::llm::BackendKind;
 use crate::search::judge::VerifierJudge;
 use crate::search::offload::OffloadRunner;
 use crate::search::offloader::{Offloader, SearchSettings, load_graph};
-use crate::verify::{Verifier, VerifyConfig, VerifyJob, VerifyOutcome};
+use crate::verify::{Protocol, Verifier, VerifyJob, VerifyOutcome};
 
 #[derive(Debug, clap::Args)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -67,6 +67,9 @@ struct RunArgs {
     /// MCGS rollouts in flight at once within one search
     #[arg(long)]
     parallel: Option<u32>,
+    /// Screening runs of candidates that may share the GPU (1: each timed alone) [default: 4]
+    #[arg(long)]
+    screening_runs: Option<u32>,
     /// Seed of every search (and the model's sampling)
     #[arg(long)]
     seed: Option<u64>,
@@ -192,6 +195,7 @@ fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
         max_tokens: args.max_tokens,
         budget: args.budget,
         parallel: args.parallel,
+        screening_runs: args.screening_runs,
         nvcc: args.nvcc.clone(),
         cassette: args.cassette.clone(),
         record: args.record.then_some(true),
@@ -228,13 +232,13 @@ fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
     }
-    let verifier = Arc::new(
-        Verifier::new(VerifyConfig {
-            nvcc: settings.nvcc.clone(),
-            ..VerifyConfig::default()
-        })
-        .context("the verifier needs nvcc")?,
-    );
+    let mut verify_config = settings.verify_config();
+    if args.check_tasks {
+        // Only correctness is asked of a reference kernel; the serial references it computes (timed
+        // alone either way) are cached for the searches that follow.
+        verify_config.protocol = Protocol::Screening;
+    }
+    let verifier = Arc::new(Verifier::new(verify_config).context("the verifier needs nvcc")?);
     if args.check_tasks {
         return check_tasks(&verifier, &tasks);
     }

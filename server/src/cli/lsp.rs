@@ -11,7 +11,6 @@ use crate::lsp::{LspSettings, RunnerFactory};
 use crate::search::judge::LazyVerifierJudge;
 use crate::search::offload::OffloadRunner;
 use crate::search::offloader::{Offloader, load_graph};
-use crate::verify::VerifyConfig;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -27,10 +26,7 @@ pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
         // Defaults < cuda-offload.toml < environment < the editor's settings.
         let (settings, _) = Settings::load(&cwd, |k| std::env::var(k).ok(), &editor_layer(editor)?)
             .map_err(|e| e.to_string())?;
-        let judge = LazyVerifierJudge::new(VerifyConfig {
-            nvcc: settings.nvcc.clone(),
-            ..VerifyConfig::default()
-        });
+        let judge = LazyVerifierJudge::new(settings.verify_config());
         let runner: Arc<dyn OffloadRunner> = Arc::new(Offloader {
             backend: settings.backend_config(),
             judge: Arc::new(judge),

@@ -16,7 +16,7 @@ use crate::search::judge::VerifierJudge;
 use crate::search::offload::{OffloadRequest, OffloadRunner, OffloadSummary};
 use crate::search::offloader::{Offloader, SearchSettings, load_graph};
 use crate::search::workspace_edit;
-use crate::verify::{Verifier, VerifyConfig};
+use crate::verify::Verifier;
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -34,6 +34,9 @@ pub struct Args {
     /// MCGS rollouts in flight at once (for a model server that serves several requests at a time)
     #[arg(long)]
     parallel: Option<u32>,
+    /// Screening runs of candidates that may share the GPU (1: each timed alone) [default: 4]
+    #[arg(long)]
+    screening_runs: Option<u32>,
     /// Seed for every random choice (and the model's sampling)
     #[arg(long)]
     seed: Option<u64>,
@@ -85,6 +88,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         max_tokens: args.max_tokens,
         budget: args.budget,
         parallel: args.parallel,
+        screening_runs: args.screening_runs,
         strategy: args.strategy,
         nvcc: args.nvcc.clone(),
         cassette: args.cassette.clone(),
@@ -116,11 +120,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     let source = std::fs::read_to_string(&file)?;
 
-    let verifier = Verifier::new(VerifyConfig {
-        nvcc: settings.nvcc.clone(),
-        ..VerifyConfig::default()
-    })
-    .context("the verifier needs nvcc")?;
+    let verifier = Verifier::new(settings.verify_config()).context("the verifier needs nvcc")?;
     let gpu = verifier.gpu_name();
     let graph = load_graph(file.parent()).map_err(anyhow::Error::msg)?;
     let offloader = Offloader {

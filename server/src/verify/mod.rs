@@ -75,6 +75,9 @@ pub struct VerifyConfig {
     pub gpu_resident_cap: u64,
     /// Timing protocol of `verify` and `verify_many`.
     pub protocol: Protocol,
+    /// Screening runs that may share one GPU (1: timed alone, like every other run). Only a
+    /// search's ranking sees their noise; its answer is timed again, alone, with `Full`.
+    pub screening_runs: usize,
 }
 
 impl Default for VerifyConfig {
@@ -96,6 +99,7 @@ impl Default for VerifyConfig {
             ceilings: Ceilings::default(),
             gpu_resident_cap: 32 << 30,
             protocol: Protocol::Full,
+            screening_runs: 1,
         }
     }
 }
@@ -166,7 +170,7 @@ pub struct Verifier {
     arch: String,
     cache: Option<cache::Cache>,
     compile_slots: pool::Semaphore,
-    gpu_locks: pool::GpuLocks,
+    machine: pool::Machine,
     reference_locks: Mutex<HashMap<String, Arc<Mutex<()>>>>,
 }
 
@@ -200,7 +204,7 @@ impl Verifier {
         Verifier {
             cache: cfg.cache_dir.clone().map(cache::Cache::new),
             compile_slots: pool::Semaphore::new(cfg.compile_jobs),
-            gpu_locks: pool::GpuLocks::new(&indices),
+            machine: pool::Machine::new(&indices, cfg.screening_runs),
             reference_locks: Mutex::new(HashMap::new()),
             cfg,
             nvcc,
@@ -235,7 +239,7 @@ impl Verifier {
         }
     }
 
-    /// Verifies many candidates: compiles in parallel, GPU runs one at a time per GPU.
+    /// Verifies many candidates: compiles in parallel, each run timed alone ([`pool::Machine`]).
     pub fn verify_many(&self, jobs: &[VerifyJob]) -> Vec<Result<VerifyReport, VerifyError>> {
         self.verify_many_with(jobs, |_, _| {})
     }
@@ -246,17 +250,13 @@ impl Verifier {
         jobs: &[VerifyJob],
         on_done: impl Fn(usize, &Result<VerifyReport, VerifyError>) + Sync,
     ) -> Vec<Result<VerifyReport, VerifyError>> {
-        let workers = self.cfg.compile_jobs.max(1) + self.gpu_locks_len();
+        let workers = self.cfg.compile_jobs.max(1) + self.machine.gpu_count();
         pool::map_parallel(jobs, workers, |i, j| {
             let r =
                 self.verify_hinted(&j.region, &j.candidate, j.run_timeout, i, self.cfg.protocol);
             on_done(i, &r);
             r
         })
-    }
-
-    fn gpu_locks_len(&self) -> usize {
-        self.gpus.as_ref().map(|g| g.len()).unwrap_or(1)
     }
 
     pub fn verify(
@@ -361,6 +361,7 @@ impl Verifier {
             job.path(),
             run_timeout,
             hint,
+            protocol,
         )?;
         if let Some(c) = &self.cache
             && !matches!(outcome, VerifyOutcome::Timeout { .. })
@@ -387,6 +388,7 @@ impl Verifier {
         job: &Path,
         run_timeout: Option<Duration>,
         hint: usize,
+        protocol: Protocol,
     ) -> Result<VerifyOutcome, VerifyError> {
         use std::os::unix::fs::PermissionsExt;
         // Others (the unprivileged uid of the runs) may pass through the job directory to the
@@ -399,6 +401,7 @@ impl Verifier {
         let exe = build.join("candidate");
         {
             let _slot = self.compile_slots.acquire();
+            let _use = self.machine.compile();
             let lib = self.nvcc.cuda_home.join("lib");
             let mut args = vec![
                 "-O3".to_string(),
@@ -450,7 +453,10 @@ impl Verifier {
         sandbox::hand_over(&run)?;
         let detected = self.gpus.is_ok();
         let r = {
-            let (gpu_index, _guard) = self.gpu_locks.acquire(hint);
+            let (gpu_index, _use) = match protocol {
+                Protocol::Full => self.machine.timed_run(),
+                Protocol::Screening => self.machine.screening_run(hint),
+            };
             let env = vec![("CUDA_VISIBLE_DEVICES".to_string(), gpu_index.to_string())];
             let args = vec![".".to_string()];
             let mut limits = self.run_limits();
@@ -598,7 +604,11 @@ impl Verifier {
             exe.display().to_string(),
             "reference.cpp".into(),
         ]);
-        let r = sandbox::run(&self.cfg.host_cxx, &args, dir, &[], &self.compile_limits())?;
+        let r = {
+            let _slot = self.compile_slots.acquire();
+            let _use = self.machine.compile();
+            sandbox::run(&self.cfg.host_cxx, &args, dir, &[], &self.compile_limits())?
+        };
         if r.exit != sandbox::Exit::Code(0) {
             return Err(VerifyError::Reference {
                 stage: format!("compile ({name})"),
@@ -610,13 +620,17 @@ impl Verifier {
         std::fs::copy(&exe, out.join("reference"))?;
         std::fs::write(out.join("plan.txt"), plan_txt)?;
         sandbox::hand_over(&out)?;
-        let r = sandbox::run(
-            &out.join("reference"),
-            &[".".to_string()],
-            &out,
-            &[],
-            &self.reference_limits(),
-        )?;
+        // The serial time is the denominator of every speedup: measured on a quiet machine.
+        let r = {
+            let (_gpu, _use) = self.machine.timed_run();
+            sandbox::run(
+                &out.join("reference"),
+                &[".".to_string()],
+                &out,
+                &[],
+                &self.reference_limits(),
+            )?
+        };
         if r.exit != sandbox::Exit::Code(0) {
             return Err(VerifyError::Reference {
                 stage: format!("run ({name}): {:?}", r.exit),

@@ -1,5 +1,5 @@
-//! Bounded parallelism: compiles run side by side up to a number of slots (the cores); runs on a
-//! GPU are one at a time per GPU.
+//! Bounded parallelism: compiles run side by side up to a number of slots (the cores); timed runs
+//! have the machine to themselves ([`Machine`]).
 
 use std::sync::{Condvar, Mutex, MutexGuard};
 
@@ -38,31 +38,146 @@ impl Drop for Permit<'_> {
     }
 }
 
-/// One lock per GPU; `acquire` takes a free one, else waits for the one `hint` picks.
-pub struct GpuLocks {
-    locks: Vec<(u32, Mutex<()>)>,
+/// Who may use the machine beside whom. A timing is only honest on a quiet machine, so a timed run
+/// (a serial reference, a candidate under the full protocol) has it to itself: no compile, no other
+/// run. Compiles share it with each other, and screening runs, which only rank candidates inside a
+/// search, may share a GPU `shared_runs` at a time (1: they are timed alone too). A waiting
+/// exclusive user goes before new shared ones, so that a stream of compiles cannot starve a timing.
+/// With several GPUs a timed run still has the whole machine: the host's cores and memory
+/// bandwidth are part of what it measures.
+pub struct Machine {
+    state: Mutex<MachineState>,
+    cv: Condvar,
+    gpus: Vec<u32>,
+    shared_runs: usize,
 }
 
-impl GpuLocks {
-    pub fn new(indices: &[u32]) -> GpuLocks {
-        let idx: Vec<u32> = if indices.is_empty() {
+#[derive(Default)]
+struct MachineState {
+    /// Compiles and shared runs in progress.
+    shared: usize,
+    /// Shared runs in progress per GPU (index into `Machine::gpus`).
+    runs: Vec<usize>,
+    exclusive: bool,
+    exclusive_waiting: usize,
+}
+
+/// A use of the machine, given back on drop.
+pub struct Use<'a> {
+    machine: &'a Machine,
+    kind: UseKind,
+}
+
+enum UseKind {
+    Compile,
+    SharedRun(usize),
+    Exclusive,
+}
+
+impl Machine {
+    pub fn new(gpu_indices: &[u32], shared_runs: usize) -> Machine {
+        let gpus: Vec<u32> = if gpu_indices.is_empty() {
             vec![0]
         } else {
-            indices.to_vec()
+            gpu_indices.to_vec()
         };
-        GpuLocks {
-            locks: idx.into_iter().map(|i| (i, Mutex::new(()))).collect(),
+        Machine {
+            state: Mutex::new(MachineState {
+                runs: vec![0; gpus.len()],
+                ..MachineState::default()
+            }),
+            cv: Condvar::new(),
+            gpus,
+            shared_runs: shared_runs.max(1),
         }
     }
 
-    pub fn acquire(&self, hint: usize) -> (u32, MutexGuard<'_, ()>) {
-        for (i, m) in &self.locks {
-            if let Ok(g) = m.try_lock() {
-                return (*i, g);
-            }
+    pub fn gpu_count(&self) -> usize {
+        self.gpus.len()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, MachineState> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn wait<'g>(&self, g: MutexGuard<'g, MachineState>) -> MutexGuard<'g, MachineState> {
+        self.cv.wait(g).unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A compile (CPU only): beside other compiles and shared runs.
+    pub fn compile(&self) -> Use<'_> {
+        let mut s = self.lock();
+        while s.exclusive || s.exclusive_waiting > 0 {
+            s = self.wait(s);
         }
-        let (i, m) = &self.locks[hint % self.locks.len()];
-        (*i, m.lock().unwrap_or_else(|e| e.into_inner()))
+        s.shared += 1;
+        Use {
+            machine: self,
+            kind: UseKind::Compile,
+        }
+    }
+
+    /// The machine alone, for a run whose time is measured; the GPU to run on.
+    pub fn timed_run(&self) -> (u32, Use<'_>) {
+        let mut s = self.lock();
+        s.exclusive_waiting += 1;
+        while s.exclusive || s.shared > 0 {
+            s = self.wait(s);
+        }
+        s.exclusive_waiting -= 1;
+        s.exclusive = true;
+        (
+            self.gpus[0],
+            Use {
+                machine: self,
+                kind: UseKind::Exclusive,
+            },
+        )
+    }
+
+    /// A screening run: up to `shared_runs` on one GPU at a time (the least busy; `hint` breaks
+    /// ties), or the machine alone when `shared_runs` is 1.
+    pub fn screening_run(&self, hint: usize) -> (u32, Use<'_>) {
+        if self.shared_runs <= 1 {
+            return self.timed_run();
+        }
+        let mut s = self.lock();
+        loop {
+            if !s.exclusive && s.exclusive_waiting == 0 {
+                let n = self.gpus.len();
+                let pick = (0..n)
+                    .map(|k| (hint + k) % n)
+                    .filter(|&i| s.runs[i] < self.shared_runs)
+                    .min_by_key(|&i| s.runs[i]);
+                if let Some(i) = pick {
+                    s.runs[i] += 1;
+                    s.shared += 1;
+                    return (
+                        self.gpus[i],
+                        Use {
+                            machine: self,
+                            kind: UseKind::SharedRun(i),
+                        },
+                    );
+                }
+            }
+            s = self.wait(s);
+        }
+    }
+}
+
+impl Drop for Use<'_> {
+    fn drop(&mut self) {
+        let mut s = self.machine.lock();
+        match self.kind {
+            UseKind::Compile => s.shared -= 1,
+            UseKind::SharedRun(i) => {
+                s.shared -= 1;
+                s.runs[i] -= 1;
+            }
+            UseKind::Exclusive => s.exclusive = false,
+        }
+        self.machine.cv.notify_all();
     }
 }
 
@@ -117,5 +232,121 @@ mod tests {
         });
         assert_eq!(out, (0..12).map(|x| x * 2).collect::<Vec<_>>());
         assert!(peak.load(Ordering::SeqCst) <= 2);
+    }
+
+    /// Runs `f` on `threads` threads at once, counting who is inside which use.
+    fn contend(threads: usize, f: impl Fn(usize) + Sync) {
+        std::thread::scope(|s| {
+            for t in 0..threads {
+                let f = &f;
+                s.spawn(move || f(t));
+            }
+        });
+    }
+
+    #[test]
+    fn a_timed_run_has_the_machine_to_itself() {
+        let m = Machine::new(&[0], 4);
+        let compiles = AtomicUsize::new(0);
+        let shared = AtomicUsize::new(0);
+        let timed = AtomicUsize::new(0);
+        let overlaps = AtomicUsize::new(0);
+        let sharing_seen = AtomicUsize::new(0);
+        let hold = || std::thread::sleep(std::time::Duration::from_millis(3));
+        contend(12, |t| {
+            for round in 0..6 {
+                match (t + round) % 3 {
+                    0 => {
+                        let _u = m.compile();
+                        compiles.fetch_add(1, Ordering::SeqCst);
+                        if timed.load(Ordering::SeqCst) > 0 {
+                            overlaps.fetch_add(1, Ordering::SeqCst);
+                        }
+                        hold();
+                        compiles.fetch_sub(1, Ordering::SeqCst);
+                    }
+                    1 => {
+                        let (_gpu, _u) = m.screening_run(t);
+                        let now = shared.fetch_add(1, Ordering::SeqCst) + 1;
+                        sharing_seen.fetch_max(now, Ordering::SeqCst);
+                        if timed.load(Ordering::SeqCst) > 0 {
+                            overlaps.fetch_add(1, Ordering::SeqCst);
+                        }
+                        hold();
+                        shared.fetch_sub(1, Ordering::SeqCst);
+                    }
+                    _ => {
+                        let (gpu, _u) = m.timed_run();
+                        assert_eq!(gpu, 0);
+                        timed.fetch_add(1, Ordering::SeqCst);
+                        if compiles.load(Ordering::SeqCst) + shared.load(Ordering::SeqCst) > 0
+                            || timed.load(Ordering::SeqCst) > 1
+                        {
+                            overlaps.fetch_add(1, Ordering::SeqCst);
+                        }
+                        hold();
+                        timed.fetch_sub(1, Ordering::SeqCst);
+                    }
+                }
+            }
+        });
+        assert_eq!(overlaps.load(Ordering::SeqCst), 0);
+        let peak = sharing_seen.load(Ordering::SeqCst);
+        assert!(
+            peak <= 4,
+            "{peak} screening runs shared one GPU, the cap is 4"
+        );
+    }
+
+    #[test]
+    fn screening_runs_share_a_gpu_up_to_the_cap_and_spread_over_gpus() {
+        let m = Machine::new(&[3, 5], 2);
+        let per_gpu = [AtomicUsize::new(0), AtomicUsize::new(0)];
+        let peaks = [AtomicUsize::new(0), AtomicUsize::new(0)];
+        contend(8, |t| {
+            for _ in 0..5 {
+                let (gpu, _u) = m.screening_run(t);
+                let i = if gpu == 3 { 0 } else { 1 };
+                let now = per_gpu[i].fetch_add(1, Ordering::SeqCst) + 1;
+                peaks[i].fetch_max(now, Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_millis(10));
+                per_gpu[i].fetch_sub(1, Ordering::SeqCst);
+            }
+        });
+        for p in &peaks {
+            let p = p.load(Ordering::SeqCst);
+            assert!((1..=2).contains(&p), "peak {p} runs on one GPU, cap 2");
+        }
+        // With one shared run allowed, screening is timed alone like everything else.
+        let alone = Machine::new(&[0], 1);
+        let (_g, _u) = alone.screening_run(0);
+        assert!(alone.lock().exclusive);
+    }
+
+    #[test]
+    fn a_waiting_timed_run_goes_before_new_compiles() {
+        let m = Machine::new(&[0], 1);
+        let order = Mutex::new(Vec::new());
+        let first = m.compile();
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let _u = m.timed_run();
+                order.lock().unwrap().push("timed");
+            });
+            while m.lock().exclusive_waiting == 0 {
+                std::thread::yield_now();
+            }
+            s.spawn(|| {
+                let _u = m.compile();
+                order.lock().unwrap().push("compile");
+            });
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            assert!(
+                order.lock().unwrap().is_empty(),
+                "nothing before the first compile ends"
+            );
+            drop(first);
+        });
+        assert_eq!(*order.lock().unwrap(), vec!["timed", "compile"]);
     }
 }

@@ -202,6 +202,14 @@ impl Settings {
         if self.parallel == 0 {
             return invalid("parallel", "must be at least 1 rollout");
         }
+        if let Some(arch) = &self.gpu_arch
+            && !valid_arch(arch)
+        {
+            return invalid(
+                "gpu_arch",
+                "must name a real architecture, e.g. sm_90 or sm_90a",
+            );
+        }
         if self.screening_runs == 0 {
             return invalid("screening_runs", "must be at least 1 run per GPU");
         }
@@ -257,6 +265,7 @@ impl Settings {
         crate::verify::VerifyConfig {
             nvcc: self.nvcc.clone(),
             screening_runs: self.screening_runs as usize,
+            gpu_arch: self.gpu_arch.clone(),
             ..Default::default()
         }
     }
@@ -271,6 +280,15 @@ impl Settings {
         config.record = self.record;
         config
     }
+}
+
+/// `sm_NN` or `sm_NNa` (what nvcc's `-arch` takes for a real GPU).
+fn valid_arch(arch: &str) -> bool {
+    let Some(rest) = arch.strip_prefix("sm_") else {
+        return false;
+    };
+    let digits = rest.strip_suffix(['a', 'f']).unwrap_or(rest);
+    (2..=3).contains(&digits.len()) && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// The nearest `cuda-offload.toml` in `start` (a file's directory, or a directory) or above it.
@@ -367,8 +385,9 @@ impl<T: clap::ValueEnum> FromStr for EnumArg<T> {
     }
 }
 
-/// The settings flags shared by the commands that talk to a model (`#[command(flatten)]`).
-/// Environment variables are read by [`from_env`], not by clap, so that the layers stay in order.
+/// The settings flags shared by the commands that search (`offload`, `bench`: `#[command(flatten)]`);
+/// each adds its own `--strategy` (one strategy, or a list). Environment variables are read by
+/// [`from_env`], not by clap, so that the layers stay in order.
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct SettingsArgs {
     /// Model server protocol [default: ollama]
@@ -383,10 +402,13 @@ pub struct SettingsArgs {
     /// API key for OpenAI-compatible servers that need one
     #[arg(long)]
     pub api_key: Option<String>,
+    /// Sampling temperature of the model
     #[arg(long)]
     pub temperature: Option<f32>,
+    /// Seed of every random choice (and the model's sampling)
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Longest answer, in tokens
     #[arg(long)]
     pub max_tokens: Option<u32>,
     /// Seconds until the first token (includes loading the model)
@@ -398,11 +420,12 @@ pub struct SettingsArgs {
     /// LLM calls one search may make
     #[arg(long)]
     pub budget: Option<u32>,
-    /// MCGS rollouts in flight at once
+    /// MCGS rollouts in flight at once (for a model server that serves several requests at a time)
     #[arg(long)]
     pub parallel: Option<u32>,
-    #[arg(long, value_enum)]
-    pub strategy: Option<Strategy>,
+    /// Screening runs of candidates that may share the GPU (1: each timed alone) [default: 4]
+    #[arg(long)]
+    pub screening_runs: Option<u32>,
     /// nvcc to use (file, or a CUDA root containing bin/nvcc)
     #[arg(long)]
     pub nvcc: Option<PathBuf>,
@@ -433,8 +456,8 @@ impl SettingsArgs {
             total_timeout_s: self.total_timeout,
             budget: self.budget,
             parallel: self.parallel,
-            screening_runs: None,
-            strategy: self.strategy,
+            screening_runs: self.screening_runs,
+            strategy: None,
             nvcc: self.nvcc.clone(),
             gpu_arch: self.gpu_arch.clone(),
             cassette: self.cassette.clone(),
@@ -488,10 +511,13 @@ mod tests {
         ]);
         let flags = SettingsArgs {
             seed: Some(9),
-            strategy: Some(Strategy::Cot),
             ..SettingsArgs::default()
         };
-        let (s, file) = Settings::load(&source, env, &flags.layer()).unwrap();
+        let layer = SettingsLayer {
+            strategy: Some(Strategy::Cot),
+            ..flags.layer()
+        };
+        let (s, file) = Settings::load(&source, env, &layer).unwrap();
         assert_eq!(file.unwrap(), dir.path().join(CONFIG_FILE));
         assert_eq!(s.backend, BackendKind::Openai);
         assert_eq!(s.effective_url(), "http://gpu-box:8080/v1");
@@ -516,6 +542,22 @@ mod tests {
         };
         let err = Settings::load(dir.path(), env_of(&[]), &zero).unwrap_err();
         assert!(err.to_string().contains("screening_runs"), "{err}");
+    }
+
+    #[test]
+    fn gpu_arch_reaches_the_verifier_and_a_wrong_one_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let env = env_of(&[("CUDA_OFFLOAD_GPU_ARCH", "sm_90a")]);
+        let (s, _) = Settings::load(dir.path(), env, &SettingsLayer::default()).unwrap();
+        assert_eq!(s.verify_config().gpu_arch.as_deref(), Some("sm_90a"));
+        for bad in ["90", "sm_", "compute_90", "sm_9x", "-arch=sm_90"] {
+            let layer = SettingsLayer {
+                gpu_arch: Some(bad.into()),
+                ..SettingsLayer::default()
+            };
+            let err = Settings::load(dir.path(), env_of(&[]), &layer).unwrap_err();
+            assert!(err.to_string().contains("gpu_arch"), "{bad}: {err}");
+        }
     }
 
     #[test]

@@ -1,8 +1,5 @@
 //! What a record says about where it was measured: GPU, driver, nvcc, commit, cores, time.
 
-use std::path::Path;
-use std::process::Command;
-
 /// Splits the verifier's `NAME (driver X)` into the name and the driver.
 pub fn split_gpu_name(gpu: Option<&str>) -> (Option<String>, Option<String>) {
     let Some(g) = gpu else {
@@ -17,26 +14,10 @@ pub fn split_gpu_name(gpu: Option<&str>) -> (Option<String>, Option<String>) {
     }
 }
 
-/// `git rev-parse --short HEAD` of the checkout holding `dir`, with `-dirty` when it has changes;
-/// `unknown` outside a checkout.
-pub fn git_commit(dir: &Path) -> String {
-    let git = |args: &[&str]| {
-        Command::new("git")
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-    };
-    match git(&["rev-parse", "--short=12", "HEAD"]) {
-        Some(c) if !c.is_empty() => {
-            let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
-            if dirty { format!("{c}-dirty") } else { c }
-        }
-        _ => "unknown".into(),
-    }
+/// The commit this binary was built from (`-dirty` if tracked files differed), `unknown` if it was
+/// built outside git: what ran, not the checkout it runs in.
+pub fn build_commit() -> &'static str {
+    env!("CUDA_OFFLOAD_COMMIT")
 }
 
 pub fn cpu_cores() -> usize {
@@ -67,6 +48,16 @@ mod tests {
             (Some("NVIDIA H200".into()), Some("570.1".into()))
         );
         assert_eq!(split_gpu_name(None), (None, None));
+    }
+
+    #[test]
+    fn the_build_commit_is_a_short_hash_or_unknown() {
+        let c = build_commit();
+        let hash = c.strip_suffix("-dirty").unwrap_or(c);
+        assert!(
+            c == "unknown" || (hash.len() == 12 && hash.bytes().all(|b| b.is_ascii_hexdigit())),
+            "{c}"
+        );
     }
 
     #[test]

@@ -10,12 +10,12 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use tokio_util::sync::CancellationToken;
 
-use crate::bench::environment::{cpu_cores, git_commit, split_gpu_name};
+use crate::bench::environment::{build_commit, cpu_cores, split_gpu_name};
 use crate::bench::records::{RecordKey, finished, read_records};
 use crate::bench::runner::{self, Environment, RunConfig};
 use crate::bench::task::{BenchTask, find_suite_dir, load_suite, select};
 use crate::bench::{convert, omp};
-use crate::config::{Settings, SettingsLayer, Strategy};
+use crate::config::{Settings, SettingsArgs, Strategy};
 use crate::llm::BackendKind;
 use crate::search::judge::VerifierJudge;
 use crate::search::offload::OffloadRunner;
@@ -61,18 +61,8 @@ struct RunArgs {
     /// Search strategies, comma-separated
     #[arg(long, value_enum, value_delimiter = ',', default_value = "mcgs,cot")]
     strategy: Vec<Strategy>,
-    /// Model calls each search may spend
-    #[arg(long)]
-    budget: Option<u32>,
-    /// MCGS rollouts in flight at once within one search
-    #[arg(long)]
-    parallel: Option<u32>,
-    /// Screening runs of candidates that may share the GPU (1: each timed alone) [default: 4]
-    #[arg(long)]
-    screening_runs: Option<u32>,
-    /// Seed of every search (and the model's sampling)
-    #[arg(long)]
-    seed: Option<u64>,
+    #[command(flatten)]
+    settings: SettingsArgs,
     /// Only these tasks (comma-separated ids)
     #[arg(long, value_delimiter = ',')]
     tasks: Vec<String>,
@@ -94,27 +84,6 @@ struct RunArgs {
     /// Wall-clock limit of one search, in seconds
     #[arg(long)]
     deadline: Option<f64>,
-    /// Model server protocol
-    #[arg(long, value_enum)]
-    backend: Option<BackendKind>,
-    /// Model server URL
-    #[arg(long)]
-    url: Option<String>,
-    /// Model name
-    #[arg(long)]
-    model: Option<String>,
-    /// Cassette for the replay backend, or to record into with --record
-    #[arg(long)]
-    cassette: Option<PathBuf>,
-    /// Record every model answer into --cassette
-    #[arg(long, requires = "cassette")]
-    record: bool,
-    /// nvcc to use (file or CUDA root)
-    #[arg(long)]
-    nvcc: Option<PathBuf>,
-    /// Longest answer, in tokens
-    #[arg(long)]
-    max_tokens: Option<u32>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -187,20 +156,7 @@ fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
     if tasks.is_empty() {
         bail!("the suite {} has no tasks", suite_dir.display());
     }
-    let flags = SettingsLayer {
-        backend: args.backend,
-        url: args.url.clone(),
-        model: args.model.clone(),
-        seed: args.seed,
-        max_tokens: args.max_tokens,
-        budget: args.budget,
-        parallel: args.parallel,
-        screening_runs: args.screening_runs,
-        nvcc: args.nvcc.clone(),
-        cassette: args.cassette.clone(),
-        record: args.record.then_some(true),
-        ..SettingsLayer::default()
-    };
+    let flags = args.settings.layer();
     let (settings, config_file) = Settings::load(&suite_dir, |k| std::env::var(k).ok(), &flags)?;
     if let Some(path) = &config_file {
         eprintln!("settings from {}", path.display());
@@ -247,7 +203,7 @@ fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
         gpu,
         driver,
         nvcc: nvcc_version(settings.nvcc.as_deref()),
-        commit: git_commit(&suite_dir),
+        commit: build_commit().to_string(),
         cpu_cores: cpu_cores(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -15,7 +15,7 @@ use clap::{Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(
     name = "cuda-offload",
-    version,
+    version = concat!(env!("CARGO_PKG_VERSION"), " (", env!("CUDA_OFFLOAD_COMMIT"), ")"),
     about = "Turns hot C++ loops into verified CUDA kernels with a small local model",
     long_about = "cuda-offload finds hot loops in C++ code, says whether each can run on a GPU and why, and \
                   searches for a fast CUDA kernel with a small local language model guided by a graph of \

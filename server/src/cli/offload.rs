@@ -10,8 +10,7 @@ use anyhow::{Context, bail};
 use tokio_util::sync::CancellationToken;
 
 use crate::analysis;
-use crate::config::{Settings, SettingsLayer, Strategy};
-use crate::llm::BackendKind;
+use crate::config::{Settings, SettingsArgs, SettingsLayer, Strategy};
 use crate::search::judge::VerifierJudge;
 use crate::search::offload::{OffloadRequest, OffloadRunner, OffloadSummary};
 use crate::search::offloader::{Offloader, SearchSettings, load_graph};
@@ -28,39 +27,8 @@ pub struct Args {
     /// Search strategy
     #[arg(long, value_enum)]
     strategy: Option<Strategy>,
-    /// Model calls the search may spend
-    #[arg(long)]
-    budget: Option<u32>,
-    /// MCGS rollouts in flight at once (for a model server that serves several requests at a time)
-    #[arg(long)]
-    parallel: Option<u32>,
-    /// Screening runs of candidates that may share the GPU (1: each timed alone) [default: 4]
-    #[arg(long)]
-    screening_runs: Option<u32>,
-    /// Seed for every random choice (and the model's sampling)
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Model server protocol
-    #[arg(long, value_enum)]
-    backend: Option<BackendKind>,
-    /// Model server URL
-    #[arg(long)]
-    url: Option<String>,
-    /// Model name
-    #[arg(long)]
-    model: Option<String>,
-    /// Cassette for the replay backend, or to record into with --record
-    #[arg(long)]
-    cassette: Option<PathBuf>,
-    /// Record every model answer into --cassette
-    #[arg(long)]
-    record: bool,
-    /// nvcc to use (file or CUDA root)
-    #[arg(long)]
-    nvcc: Option<PathBuf>,
-    /// Longest answer, in tokens
-    #[arg(long)]
-    max_tokens: Option<u32>,
+    #[command(flatten)]
+    settings: SettingsArgs,
     /// Wall-clock limit of the whole search, in seconds
     #[arg(long)]
     deadline: Option<f64>,
@@ -81,19 +49,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .canonicalize()
         .with_context(|| format!("cannot open {}", args.file.display()))?;
     let flags = SettingsLayer {
-        backend: args.backend,
-        url: args.url.clone(),
-        model: args.model.clone(),
-        seed: args.seed,
-        max_tokens: args.max_tokens,
-        budget: args.budget,
-        parallel: args.parallel,
-        screening_runs: args.screening_runs,
         strategy: args.strategy,
-        nvcc: args.nvcc.clone(),
-        cassette: args.cassette.clone(),
-        record: args.record.then_some(true),
-        ..SettingsLayer::default()
+        ..args.settings.layer()
     };
     let (settings, config_file) = Settings::load(&file, |k| std::env::var(k).ok(), &flags)?;
     if let Some(path) = &config_file {

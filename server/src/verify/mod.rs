@@ -78,6 +78,8 @@ pub struct VerifyConfig {
     /// Screening runs that may share one GPU (1: timed alone, like every other run). Only a
     /// search's ranking sees their noise; its answer is timed again, alone, with `Full`.
     pub screening_runs: usize,
+    /// `-arch` of every compile, e.g. `sm_90`; `None`: the first detected GPU's, else `sm_90`.
+    pub gpu_arch: Option<String>,
 }
 
 impl Default for VerifyConfig {
@@ -100,6 +102,7 @@ impl Default for VerifyConfig {
             gpu_resident_cap: 32 << 30,
             protocol: Protocol::Full,
             screening_runs: 1,
+            gpu_arch: None,
         }
     }
 }
@@ -191,12 +194,13 @@ impl Verifier {
         nvcc: toolchain::Nvcc,
         gpus: Result<Vec<gpu::Gpu>, gpu::NoGpu>,
     ) -> Verifier {
-        let arch = gpus
-            .as_ref()
-            .ok()
-            .and_then(|g| g.first())
-            .map(gpu::Gpu::arch)
-            .unwrap_or_else(|| "sm_90".into());
+        let arch = cfg.gpu_arch.clone().unwrap_or_else(|| {
+            gpus.as_ref()
+                .ok()
+                .and_then(|g| g.first())
+                .map(gpu::Gpu::arch)
+                .unwrap_or_else(|| "sm_90".into())
+        });
         let indices: Vec<u32> = gpus
             .as_ref()
             .map(|g| g.iter().map(|x| x.index).collect())
@@ -934,6 +938,28 @@ mod tests {
         assert!(judge(0.0, 0.0, None).is_some());
         // Launch overhead alone does not trip the timer check.
         assert!(judge(0.01, 0.04, None).is_none());
+    }
+
+    #[test]
+    fn a_configured_arch_wins_over_the_detected_gpu() {
+        let nvcc = toolchain::Nvcc {
+            path: "/nowhere/nvcc".into(),
+            cuda_home: "/nowhere".into(),
+            version: "13.0".into(),
+            found_by: "config",
+        };
+        let none = || {
+            Err(gpu::NoGpu {
+                reason: "test".into(),
+            })
+        };
+        let default = Verifier::with_parts(VerifyConfig::default(), nvcc.clone(), none());
+        assert_eq!(default.arch, "sm_90");
+        let cfg = VerifyConfig {
+            gpu_arch: Some("sm_80".into()),
+            ..VerifyConfig::default()
+        };
+        assert_eq!(Verifier::with_parts(cfg, nvcc, none()).arch, "sm_80");
     }
 
     #[test]

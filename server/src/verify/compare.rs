@@ -4,7 +4,8 @@
 //! `float`→`double`→`long double`): `|got - hp| <= atol + rtol_n*|hp| + 4*|native - hp|`, where
 //! `native` is the serial code as written. The last term is the serial code's own rounding error on
 //! that element. `rtol_n = rtol * max(1, log2(terms per output))`: reordered sums (tree
-//! reductions, atomics, FMA contraction) err by about log2(n) roundings.
+//! reductions, atomics, FMA contraction) err by about log2(n) roundings. A scan's terms per output
+//! are its iterations (its last output adds them all).
 //!
 //! Outputs that accumulate several terms (terms per output > 1) also get a normwise part,
 //! `atol += rtol * rms(hp)` (rtol not widened): a reordered sum errs in proportion to the magnitudes it adds, not to

@@ -34,7 +34,7 @@ pub use outcome::{Diagnostic, RewardForm, Timing, VerifyOutcome, reward};
 pub use sandbox::SandboxInfo;
 
 /// Bumped whenever the harness or the judging changes, so cached outcomes are not reused.
-const VERIFIER_VERSION: &str = "verify-2";
+const VERIFIER_VERSION: &str = "verify-3";
 
 /// Roofline ceilings; the defaults were measured on the H200 (ENVIRONMENT.md).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -810,6 +810,10 @@ fn terms_per_output(region: &OffloadRegion, case: &plan::Case) -> f64 {
         vars.entry(p.name.clone()).or_insert(1000.0);
     }
     let iters = plan::eval(&region.work.iterations, &vars).unwrap_or(1.0);
+    if region.kind == crate::analysis::LoopKind::Scan {
+        // Output i of a scan accumulates every term up to i: a parallel scan reorders as many.
+        return iters;
+    }
     let outs: f64 = plan::outputs(region)
         .filter_map(|p| p.extent.as_deref())
         .filter_map(|e| plan::eval(e, &vars).ok())
@@ -972,7 +976,7 @@ mod tests {
     }
 
     #[test]
-    fn terms_per_output_sees_reductions() {
+    fn terms_per_output_sees_reductions_and_scans() {
         let case = |n: i64| plan::Case {
             sizes: vec![("n".into(), n)],
             seed: 1,
@@ -982,5 +986,8 @@ mod tests {
         assert_eq!(terms_per_output(&dot, &case(1000)), 1000.0);
         let saxpy = testdata::region("saxpy");
         assert_eq!(terms_per_output(&saxpy, &case(1000)), 1.0);
+        let scan = testdata::region("prefix_sum");
+        assert_eq!(scan.kind, crate::analysis::LoopKind::Scan);
+        assert_eq!(terms_per_output(&scan, &case(1000)), 1000.0);
     }
 }

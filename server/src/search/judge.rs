@@ -1,5 +1,5 @@
 //! The verifier as the search's judge. Verification blocks (compiles, sandboxed runs), so it runs
-//! on the blocking pool; the verifier's own pool bounds compiles and serializes GPU runs.
+//! on the blocking pool; the verifier bounds compiles and gives timed runs the machine alone.
 
 use std::sync::{Arc, OnceLock};
 

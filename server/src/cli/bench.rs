@@ -69,7 +69,7 @@ struct RunArgs {
     /// Where records.jsonl, report.md and plot.svg go [default: bench/results/<suite>]
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Searches at a time (GPU timing is serialized by the verifier either way)
+    /// Searches at a time (every timing still has the machine to itself)
     #[arg(long, default_value_t = 1)]
     jobs: usize,
     /// Only regenerate report.md and plot.svg from records.jsonl

@@ -37,7 +37,22 @@ pub trait Judge: Send + Sync {
         protocol: Protocol,
         cancel: &'a CancellationToken,
     ) -> BoxFuture<'a, VerifyOutcome>;
+
+    /// Held while the model answers. A model server on the GPU that times candidates must not
+    /// decode beside a timed run: the verifier's judge makes the answer wait for one, and a timed
+    /// run wait for the answers being decoded. `None`: nothing to hold.
+    fn hold_for_model(&self) -> BoxFuture<'_, Option<Held>> {
+        Box::pin(async { None })
+    }
+
+    /// The machine alone until dropped, for a timing made outside the judge (a CPU baseline).
+    fn hold_alone(&self) -> BoxFuture<'_, Option<Held>> {
+        Box::pin(async { None })
+    }
 }
+
+/// Something held until dropped (a use of the machine).
+pub type Held = Box<dyn std::any::Any + Send>;
 
 /// Every candidate the search produced, for the trace and for `--json`.
 #[derive(Debug, Clone, Serialize)]
@@ -177,7 +192,10 @@ impl ModelEnv<'_> {
             completion_tokens: 0,
             seconds: 0.0,
         };
-        let result = match self.model.chat(&request, &self.control()).await {
+        let held = self.judge.hold_for_model().await;
+        let answer = self.model.chat(&request, &self.control()).await;
+        drop(held);
+        let result = match answer {
             Err(e) => {
                 record.answer_error = Some(e.to_string());
                 Attempt {

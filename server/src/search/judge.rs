@@ -5,14 +5,36 @@ use std::sync::{Arc, OnceLock};
 
 use tokio_util::sync::CancellationToken;
 
-use super::env::Judge;
+use super::env::{Held, Judge};
 use super::offload::BoxFuture;
 use crate::analysis::OffloadRegion;
 use crate::verify::{Protocol, Verifier, VerifyConfig, VerifyOutcome};
 
 pub struct VerifierJudge(pub Arc<Verifier>);
 
+/// `hold_shared` or `hold_alone` of a verifier, waited for on the blocking pool.
+async fn hold(verifier: Arc<Verifier>, alone: bool) -> Option<Held> {
+    tokio::task::spawn_blocking(move || {
+        let held: Held = if alone {
+            Box::new(verifier.hold_alone())
+        } else {
+            Box::new(verifier.hold_shared())
+        };
+        held
+    })
+    .await
+    .ok()
+}
+
 impl Judge for VerifierJudge {
+    fn hold_for_model(&self) -> BoxFuture<'_, Option<Held>> {
+        Box::pin(hold(self.0.clone(), false))
+    }
+
+    fn hold_alone(&self) -> BoxFuture<'_, Option<Held>> {
+        Box::pin(hold(self.0.clone(), true))
+    }
+
     fn judge<'a>(
         &'a self,
         region: &'a OffloadRegion,
@@ -73,6 +95,16 @@ impl LazyVerifierJudge {
 impl Judge for LazyVerifierJudge {
     fn ready(&self) -> Result<(), String> {
         self.verifier().map(|_| ())
+    }
+
+    fn hold_for_model(&self) -> BoxFuture<'_, Option<Held>> {
+        let verifier = self.verifier().ok();
+        Box::pin(async move { hold(verifier?, false).await })
+    }
+
+    fn hold_alone(&self) -> BoxFuture<'_, Option<Held>> {
+        let verifier = self.verifier().ok();
+        Box::pin(async move { hold(verifier?, true).await })
     }
 
     fn judge<'a>(

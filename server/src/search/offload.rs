@@ -115,4 +115,10 @@ pub trait OffloadRunner: Send + Sync {
     ) -> BoxFuture<'static, Result<ReverifyOutcome, String>>;
 
     fn suggested_paths(&self, region: &OffloadRegion, k: usize) -> Vec<PathSuggestion>;
+
+    /// The machine alone until dropped, for a timing made beside the searches (a CPU baseline of
+    /// the benchmark); `None` where the runner has no machine to share.
+    fn hold_alone(&self) -> BoxFuture<'static, Option<super::env::Held>> {
+        Box::pin(async { None })
+    }
 }

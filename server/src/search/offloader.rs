@@ -254,6 +254,18 @@ struct Remembering {
 }
 
 impl Judge for Remembering {
+    fn ready(&self) -> Result<(), String> {
+        self.inner.ready()
+    }
+
+    fn hold_for_model(&self) -> BoxFuture<'_, Option<super::env::Held>> {
+        self.inner.hold_for_model()
+    }
+
+    fn hold_alone(&self) -> BoxFuture<'_, Option<super::env::Held>> {
+        self.inner.hold_alone()
+    }
+
     fn judge<'a>(
         &'a self,
         region: &'a OffloadRegion,
@@ -273,6 +285,11 @@ impl Judge for Remembering {
 }
 
 impl OffloadRunner for Offloader {
+    fn hold_alone(&self) -> BoxFuture<'static, Option<super::env::Held>> {
+        let judge = self.judge.clone();
+        Box::pin(async move { judge.hold_alone().await })
+    }
+
     fn offload(
         &self,
         request: OffloadRequest,
@@ -349,9 +366,25 @@ mod tests {
     struct TwoStage {
         full: VerifyOutcome,
         asked: Mutex<Vec<Protocol>>,
+        events: Arc<Mutex<Vec<String>>>,
+    }
+
+    /// What the judge hands out while the model answers: says when it is given back.
+    struct Held(Arc<Mutex<Vec<String>>>);
+
+    impl Drop for Held {
+        fn drop(&mut self) {
+            self.0.lock().unwrap().push("model answered".into());
+        }
     }
 
     impl Judge for TwoStage {
+        fn hold_for_model(&self) -> BoxFuture<'_, Option<super::super::env::Held>> {
+            self.events.lock().unwrap().push("model asked".into());
+            let held: super::super::env::Held = Box::new(Held(self.events.clone()));
+            Box::pin(async move { Some(held) })
+        }
+
         fn judge<'a>(
             &'a self,
             _region: &'a OffloadRegion,
@@ -359,6 +392,10 @@ mod tests {
             protocol: Protocol,
             _cancel: &'a CancellationToken,
         ) -> BoxFuture<'a, VerifyOutcome> {
+            self.events
+                .lock()
+                .unwrap()
+                .push(format!("judged ({protocol:?})"));
             self.asked.lock().unwrap().push(protocol);
             let outcome = match protocol {
                 Protocol::Screening => correct(10.0),
@@ -369,7 +406,9 @@ mod tests {
     }
 
     /// The LSP end-to-end test's search (tests/cassettes/lsp-saxpy.jsonl: enumerate, budget 1).
-    async fn offload_saxpy(full: VerifyOutcome) -> (Result<OffloadSummary, String>, Vec<Protocol>) {
+    async fn offload_saxpy(
+        full: VerifyOutcome,
+    ) -> (Result<OffloadSummary, String>, Vec<Protocol>, Vec<String>) {
         let cassette = root().join("server/tests/cassettes/lsp-saxpy.jsonl");
         let header: serde_json::Value = serde_json::from_str(
             std::fs::read_to_string(&cassette)
@@ -390,6 +429,7 @@ mod tests {
         let judge = Arc::new(TwoStage {
             full,
             asked: Mutex::default(),
+            events: Arc::default(),
         });
         let offloader = Offloader {
             backend: settings.backend_config(),
@@ -412,14 +452,25 @@ mod tests {
             .offload(request, Box::new(|_| {}), CancellationToken::new())
             .await;
         let asked = judge.asked.lock().unwrap().clone();
-        (result, asked)
+        let events = judge.events.lock().unwrap().clone();
+        (result, asked, events)
     }
 
     #[tokio::test]
     async fn the_answer_is_timed_again_by_the_full_protocol() {
-        let (result, asked) = offload_saxpy(correct(250.0)).await;
+        let (result, asked, events) = offload_saxpy(correct(250.0)).await;
         let summary = result.expect("the cassette's kernel passes");
         assert_eq!(asked, vec![Protocol::Screening, Protocol::Full]);
+        // The judge's hold covers the model's answer and is given back before any judging.
+        assert_eq!(
+            events,
+            [
+                "model asked",
+                "model answered",
+                "judged (Screening)",
+                "judged (Full)"
+            ]
+        );
         assert!(summary.verified);
         assert_eq!(summary.speedup, Some(250.0), "the full protocol's numbers");
         assert!(summary.verdict.contains("250.0x"), "{}", summary.verdict);
@@ -435,7 +486,7 @@ mod tests {
             size: "n=33554431".into(),
             seed: 1004,
         };
-        let (result, _) = offload_saxpy(wrong).await;
+        let (result, _, _) = offload_saxpy(wrong).await;
         let err = result.expect_err("no kernel that failed a check");
         assert!(err.contains("failed its full verification"), "{err}");
         assert!(err.contains("wrong"), "{err}");

@@ -173,7 +173,7 @@ pub struct Verifier {
     arch: String,
     cache: Option<cache::Cache>,
     compile_slots: pool::Semaphore,
-    machine: pool::Machine,
+    machine: Arc<pool::Machine>,
     reference_locks: Mutex<HashMap<String, Arc<Mutex<()>>>>,
 }
 
@@ -208,7 +208,7 @@ impl Verifier {
         Verifier {
             cache: cfg.cache_dir.clone().map(cache::Cache::new),
             compile_slots: pool::Semaphore::new(cfg.compile_jobs),
-            machine: pool::Machine::new(&indices, cfg.screening_runs),
+            machine: Arc::new(pool::Machine::new(&indices, cfg.screening_runs)),
             reference_locks: Mutex::new(HashMap::new()),
             cfg,
             nvcc,
@@ -227,6 +227,18 @@ impl Verifier {
 
     pub fn config(&self) -> &VerifyConfig {
         &self.cfg
+    }
+
+    /// Blocks until no timed run holds or waits for the machine, then shares it until dropped:
+    /// for work beside compiles but never beside a timing, such as a model server on the same GPU
+    /// decoding an answer.
+    pub fn hold_shared(&self) -> pool::OwnedUse {
+        self.machine.shared_owned()
+    }
+
+    /// The machine alone until dropped: for a timing made outside the verifier (a CPU baseline).
+    pub fn hold_alone(&self) -> pool::OwnedUse {
+        self.machine.exclusive_owned()
     }
 
     fn run_limits(&self) -> sandbox::Limits {

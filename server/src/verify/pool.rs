@@ -1,7 +1,8 @@
 //! Bounded parallelism: compiles run side by side up to a number of slots (the cores); timed runs
 //! have the machine to themselves ([`Machine`]).
 
-use std::sync::{Condvar, Mutex, MutexGuard};
+use std::ops::Deref;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
 pub struct Semaphore {
     free: Mutex<usize>,
@@ -62,14 +63,19 @@ struct MachineState {
     exclusive_waiting: usize,
 }
 
-/// A use of the machine, given back on drop.
-pub struct Use<'a> {
-    machine: &'a Machine,
+/// A use of the machine, given back on drop; `M` is `&Machine`, or `Arc<Machine>` for a use held
+/// across an await (a model answer being decoded, a CPU baseline being timed).
+pub struct Use<M: Deref<Target = Machine>> {
+    machine: M,
     kind: UseKind,
 }
 
+/// A use that lives as long as it is held, whatever holds it.
+pub type OwnedUse = Use<Arc<Machine>>;
+
 enum UseKind {
-    Compile,
+    /// A compile, a model answer being decoded.
+    Shared,
     SharedRun(usize),
     Exclusive,
 }
@@ -104,21 +110,15 @@ impl Machine {
         self.cv.wait(g).unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A compile (CPU only): beside other compiles and shared runs.
-    pub fn compile(&self) -> Use<'_> {
+    fn take_shared(&self) {
         let mut s = self.lock();
         while s.exclusive || s.exclusive_waiting > 0 {
             s = self.wait(s);
         }
         s.shared += 1;
-        Use {
-            machine: self,
-            kind: UseKind::Compile,
-        }
     }
 
-    /// The machine alone, for a run whose time is measured; the GPU to run on.
-    pub fn timed_run(&self) -> (u32, Use<'_>) {
+    fn take_exclusive(&self) {
         let mut s = self.lock();
         s.exclusive_waiting += 1;
         while s.exclusive || s.shared > 0 {
@@ -126,6 +126,20 @@ impl Machine {
         }
         s.exclusive_waiting -= 1;
         s.exclusive = true;
+    }
+
+    /// A compile (CPU only): beside other compiles and shared runs.
+    pub fn compile(&self) -> Use<&Machine> {
+        self.take_shared();
+        Use {
+            machine: self,
+            kind: UseKind::Shared,
+        }
+    }
+
+    /// The machine alone, for a run whose time is measured; the GPU to run on.
+    pub fn timed_run(&self) -> (u32, Use<&Machine>) {
+        self.take_exclusive();
         (
             self.gpus[0],
             Use {
@@ -135,9 +149,28 @@ impl Machine {
         )
     }
 
+    /// Work beside compiles and screening runs but never beside a timed run, held across awaits:
+    /// a model server decoding on the same GPU.
+    pub fn shared_owned(self: &Arc<Self>) -> OwnedUse {
+        self.take_shared();
+        Use {
+            machine: self.clone(),
+            kind: UseKind::Shared,
+        }
+    }
+
+    /// The machine alone, held across awaits: a CPU baseline being timed.
+    pub fn exclusive_owned(self: &Arc<Self>) -> OwnedUse {
+        self.take_exclusive();
+        Use {
+            machine: self.clone(),
+            kind: UseKind::Exclusive,
+        }
+    }
+
     /// A screening run: up to `shared_runs` on one GPU at a time (the least busy; `hint` breaks
     /// ties), or the machine alone when `shared_runs` is 1.
-    pub fn screening_run(&self, hint: usize) -> (u32, Use<'_>) {
+    pub fn screening_run(&self, hint: usize) -> (u32, Use<&Machine>) {
         if self.shared_runs <= 1 {
             return self.timed_run();
         }
@@ -166,11 +199,11 @@ impl Machine {
     }
 }
 
-impl Drop for Use<'_> {
+impl<M: Deref<Target = Machine>> Drop for Use<M> {
     fn drop(&mut self) {
         let mut s = self.machine.lock();
         match self.kind {
-            UseKind::Compile => s.shared -= 1,
+            UseKind::Shared => s.shared -= 1,
             UseKind::SharedRun(i) => {
                 s.shared -= 1;
                 s.runs[i] -= 1;
@@ -348,5 +381,35 @@ mod tests {
             drop(first);
         });
         assert_eq!(*order.lock().unwrap(), vec!["timed", "compile"]);
+    }
+
+    #[test]
+    fn owned_uses_hold_across_threads_like_the_borrowed_ones() {
+        let m = Arc::new(Machine::new(&[0], 4));
+        let decoding = m.shared_owned();
+        let order = Mutex::new(Vec::new());
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                let _t = m.timed_run();
+                order.lock().unwrap().push("timed");
+            });
+            while m.lock().exclusive_waiting == 0 {
+                std::thread::yield_now();
+            }
+            // A waiting timing keeps new decoding out, and waits for the one in progress.
+            s.spawn(|| {
+                let _d = m.shared_owned();
+                order.lock().unwrap().push("decoding");
+            });
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            assert!(order.lock().unwrap().is_empty());
+            drop(decoding);
+        });
+        assert_eq!(*order.lock().unwrap(), vec!["timed", "decoding"]);
+        let alone = m.exclusive_owned();
+        assert!(m.lock().exclusive);
+        drop(alone);
+        let _c = m.compile();
+        assert_eq!(m.lock().shared, 1);
     }
 }

@@ -22,6 +22,8 @@ fn main() {
         None => "unknown".into(),
     };
     println!("cargo:rustc-env=CUDA_OFFLOAD_COMMIT={commit}");
+    // The sources too: `-dirty` must follow an edit, not only a commit.
+    println!("cargo:rerun-if-changed=src");
     for path in ["HEAD", "index"] {
         if let Some(p) = git(&["rev-parse", "--git-path", path]) {
             println!("cargo:rerun-if-changed={p}");

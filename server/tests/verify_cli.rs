@@ -74,6 +74,57 @@ fn a_good_candidate_compiles_and_is_not_run_without_a_gpu() {
 }
 
 #[test]
+fn a_kernel_only_answer_with_the_added_launcher_compiles() {
+    if !have_nvcc() {
+        println!("SKIP: no nvcc (run scripts/setup)");
+        return;
+    }
+    // The shape most `cot` failures on the H200 had (docs/reports/bench/h200-2026-12-02).
+    let answer = "```cuda\n#include <cuda_runtime.h>\n\
+                  __global__ void saxpy_gpu(int n, float a, const float* x, float* y) {\n\
+                  int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
+                  if (i < n) y[i] = a * x[i] + y[i];\n}\n```";
+    let region = cuda_offload::verify::testdata::builtin_region("saxpy").unwrap();
+    let launch = cuda_offload::llm::answer::Launch {
+        signature: region.signature_named(&region.gpu_entry_name()),
+        args: region.params.iter().map(|p| p.name.clone()).collect(),
+        threads: region.work.iterations.clone(),
+    };
+    let got = cuda_offload::llm::answer::extract_kernel_or_launch(
+        answer,
+        &region.gpu_entry_name(),
+        &launch,
+    )
+    .unwrap();
+    assert!(got.added_launcher);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("launched.cu");
+    std::fs::write(&file, &got.code).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let out = bin()
+        .args([
+            "verify",
+            "--region",
+            "builtin:saxpy",
+            "--json",
+            "--cache-dir",
+        ])
+        .arg(cache.path())
+        .arg("--candidate")
+        .arg(&file)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Compiled (and, on a GPU, checked against the serial loop like any candidate).
+    let verdict = v["verdict"].as_str().unwrap();
+    assert!(
+        verdict == "compiled_not_run" || verdict == "correct",
+        "{v}\n{}",
+        got.code
+    );
+}
+
+#[test]
 fn a_compile_error_points_at_the_candidates_line() {
     if !have_nvcc() {
         println!("SKIP: no nvcc (run scripts/setup)");

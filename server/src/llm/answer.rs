@@ -43,6 +43,78 @@ pub struct Extracted {
     pub merged: usize,
     /// A `main` function was removed.
     pub dropped_main: bool,
+    /// The answer's entry point was a `__global__` kernel: it was renamed `<entry>_kernel` and a
+    /// host launcher over [`Launch::threads`] threads was added under the entry point's name.
+    pub added_launcher: bool,
+}
+
+/// How to launch an answer that defines the entry point as a kernel. Small models often name the
+/// kernel itself after the entry point instead of writing the host function the prompt asks for;
+/// one thread per loop iteration is the launch such a kernel almost always assumes, and a kernel
+/// that assumes another fails verification like any wrong one.
+#[derive(Debug, Clone)]
+pub struct Launch {
+    /// The entry point's signature, `void <entry>(int n, const float* x, ...)`.
+    pub signature: String,
+    /// Its parameters' names, in order.
+    pub args: Vec<String>,
+    /// Threads to launch: a C expression over the parameters (the loop nest's iterations).
+    pub threads: String,
+}
+
+/// [`extract_kernel`], adding the host launcher `launch` describes when the entry point is a kernel.
+pub fn extract_kernel_or_launch(
+    answer: &str,
+    entry: &str,
+    launch: &Launch,
+) -> Result<Extracted, AnswerError> {
+    match extract_kernel(answer, entry) {
+        Err(AnswerError::EntryIsKernel { .. }) => {}
+        other => return other,
+    }
+    let kernel = format!("{entry}_kernel");
+    let code = code_of(answer);
+    if mentions(&code, &kernel) {
+        // The name is taken: not the simple case this repairs.
+        return Err(AnswerError::EntryIsKernel {
+            entry: entry.to_string(),
+        });
+    }
+    let renamed = rename(&code, entry, &kernel);
+    let wrapped = format!(
+        "```cuda\n{renamed}\n\n// Host launcher added by cuda-offload: the answer wrote the entry point as the kernel itself.\n\
+         {signature} {{\n    \
+         const long long co_threads = (long long)({threads});\n    \
+         if (co_threads <= 0) return;\n    \
+         const int co_block = 256;\n    \
+         {kernel}<<<(unsigned int)((co_threads + co_block - 1) / co_block), co_block>>>({args});\n\
+         }}\n```\n",
+        signature = launch.signature,
+        threads = launch.threads,
+        args = launch.args.join(", "),
+    );
+    let mut extracted = extract_kernel(&wrapped, entry)?;
+    extracted.added_launcher = true;
+    Ok(extracted)
+}
+
+/// Every whole-word `from` in `text` replaced by `to`.
+fn rename(text: &str, from: &str, to: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut last = 0;
+    for (i, _) in text.match_indices(from) {
+        let before = text[..i].chars().next_back();
+        let after = text[i + from.len()..].chars().next();
+        let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        if i < last || is_ident(before) || is_ident(after) {
+            continue;
+        }
+        out.push_str(&text[last..i]);
+        out.push_str(to);
+        last = i + from.len();
+    }
+    out.push_str(&text[last..]);
+    out
 }
 
 /// Extracts the source defining `void <entry>(` from `answer`.
@@ -100,6 +172,7 @@ pub fn extract_kernel(answer: &str, entry: &str) -> Result<Extracted, AnswerErro
         blocks: blocks.len(),
         merged,
         dropped_main,
+        added_launcher: false,
     })
 }
 
@@ -420,6 +493,59 @@ fn drop_main(block: &str) -> (String, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn saxpy_launch() -> Launch {
+        Launch {
+            signature: "void saxpy_gpu(int n, float a, const float* x, float* y)".into(),
+            args: vec!["n".into(), "a".into(), "x".into(), "y".into()],
+            threads: "n".into(),
+        }
+    }
+
+    #[test]
+    fn a_kernel_named_like_the_entry_point_gets_a_launcher() {
+        let answer = "Here is the kernel:\n```cuda\n__device__ float saxpy_gpu_term(float a, float x) { return a * x; }\n\
+                      __global__ void saxpy_gpu(int n, float a, const float* x, float* y) {\n    \
+                      int i = blockIdx.x * blockDim.x + threadIdx.x;\n    \
+                      if (i < n) y[i] = saxpy_gpu_term(a, x[i]) + y[i];\n}\n\
+                      int main() { saxpy_gpu<<<1, 1>>>(0, 0, 0, 0); }\n```";
+        assert!(matches!(
+            extract_kernel(answer, "saxpy_gpu"),
+            Err(AnswerError::EntryIsKernel { .. })
+        ));
+        let got = extract_kernel_or_launch(answer, "saxpy_gpu", &saxpy_launch()).unwrap();
+        assert!(got.added_launcher && got.dropped_main);
+        assert!(
+            got.code.contains("__global__ void saxpy_gpu_kernel(int n"),
+            "{}",
+            got.code
+        );
+        // Only the whole name is renamed.
+        assert!(got.code.contains("saxpy_gpu_term(a, x[i])"), "{}", got.code);
+        assert!(
+            got.code
+                .contains("void saxpy_gpu(int n, float a, const float* x, float* y) {")
+        );
+        assert!(got.code.contains("(long long)(n)"), "{}", got.code);
+        assert!(got.code.contains("saxpy_gpu_kernel<<<"));
+        assert!(got.code.contains(">>>(n, a, x, y);"), "{}", got.code);
+        assert!(!got.code.contains("int main"));
+    }
+
+    #[test]
+    fn a_proper_answer_or_a_taken_kernel_name_is_left_alone() {
+        let proper = "```cuda\n__global__ void k(int n, float* y) { y[0] = n; }\n\
+                      void saxpy_gpu(int n, float a, const float* x, float* y) { k<<<1, 1>>>(n, y); }\n```";
+        let got = extract_kernel_or_launch(proper, "saxpy_gpu", &saxpy_launch()).unwrap();
+        assert!(!got.added_launcher);
+        assert_eq!(got, extract_kernel(proper, "saxpy_gpu").unwrap());
+        let taken = "```cuda\n__global__ void saxpy_gpu_kernel() {}\n\
+                     __global__ void saxpy_gpu(int n, float a, const float* x, float* y) {}\n```";
+        assert!(matches!(
+            extract_kernel_or_launch(taken, "saxpy_gpu", &saxpy_launch()),
+            Err(AnswerError::EntryIsKernel { .. })
+        ));
+    }
 
     #[test]
     fn empty_and_prose_only_answers_are_errors() {

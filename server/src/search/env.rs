@@ -16,7 +16,7 @@ use super::offload::BoxFuture;
 use super::{StepResult, TechniqueGraph, TechniqueId};
 use crate::analysis::{LoopKind, OffloadRegion};
 use crate::graph::ReGraph;
-use crate::llm::answer::extract_kernel;
+use crate::llm::answer::{Launch, extract_kernel_or_launch};
 use crate::llm::prompt::{self, Baseline, Failure, Repair, TechniqueExample, TechniqueStep};
 use crate::llm::{CallControl, ChatModel};
 use crate::verify::{Protocol, RewardForm, VerifyOutcome, reward};
@@ -166,6 +166,15 @@ struct Attempt {
 }
 
 impl ModelEnv<'_> {
+    /// One thread per iteration of the loop nest, for an answer that wrote the entry point as a kernel.
+    fn launch(&self) -> Launch {
+        Launch {
+            signature: self.region.signature_named(&self.region.gpu_entry_name()),
+            args: self.region.params.iter().map(|p| p.name.clone()).collect(),
+            threads: self.region.work.iterations.clone(),
+        }
+    }
+
     fn control(&self) -> CallControl {
         CallControl {
             cancel: self.cancel.clone(),
@@ -210,7 +219,7 @@ impl ModelEnv<'_> {
                 record.prompt_tokens = resp.prompt_tokens;
                 record.completion_tokens = resp.completion_tokens;
                 let tokens = resp.prompt_tokens + resp.completion_tokens;
-                match extract_kernel(&resp.text, &entry) {
+                match extract_kernel_or_launch(&resp.text, &entry, &self.launch()) {
                     Err(e) => {
                         record.answer_error = Some(e.to_string());
                         Attempt {

@@ -23,6 +23,10 @@ fn have_nvcc() -> bool {
 }
 
 fn verify_json(candidate: &str, extra: &[&str]) -> (serde_json::Value, i32) {
+    verify_json_at(&testdata().join("candidates").join(candidate), extra)
+}
+
+fn verify_json_at(candidate: &Path, extra: &[&str]) -> (serde_json::Value, i32) {
     let cache = tempfile::tempdir().unwrap();
     let out = bin()
         .args([
@@ -34,7 +38,7 @@ fn verify_json(candidate: &str, extra: &[&str]) -> (serde_json::Value, i32) {
         ])
         .arg(cache.path())
         .arg("--candidate")
-        .arg(testdata().join("candidates").join(candidate))
+        .arg(candidate)
         .args(extra)
         .output()
         .unwrap();
@@ -85,11 +89,7 @@ fn a_kernel_only_answer_with_the_added_launcher_compiles() {
                   int i = blockIdx.x * blockDim.x + threadIdx.x;\n\
                   if (i < n) y[i] = a * x[i] + y[i];\n}\n```";
     let region = cuda_offload::verify::testdata::builtin_region("saxpy").unwrap();
-    let launch = cuda_offload::llm::answer::Launch {
-        signature: region.signature_named(&region.gpu_entry_name()),
-        args: region.params.iter().map(|p| p.name.clone()).collect(),
-        threads: region.work.iterations.clone(),
-    };
+    let launch = cuda_offload::llm::answer::Launch::for_region(&region);
     let got = cuda_offload::llm::answer::extract_kernel_or_launch(
         answer,
         &region.gpu_entry_name(),
@@ -100,21 +100,7 @@ fn a_kernel_only_answer_with_the_added_launcher_compiles() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("launched.cu");
     std::fs::write(&file, &got.code).unwrap();
-    let cache = tempfile::tempdir().unwrap();
-    let out = bin()
-        .args([
-            "verify",
-            "--region",
-            "builtin:saxpy",
-            "--json",
-            "--cache-dir",
-        ])
-        .arg(cache.path())
-        .arg("--candidate")
-        .arg(&file)
-        .output()
-        .unwrap();
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (v, _) = verify_json_at(&file, &[]);
     // Compiled (and, on a GPU, checked against the serial loop like any candidate).
     let verdict = v["verdict"].as_str().unwrap();
     assert!(

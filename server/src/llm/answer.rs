@@ -62,6 +62,17 @@ pub struct Launch {
     pub threads: String,
 }
 
+impl Launch {
+    /// One thread per iteration of the region's loop nest, under its entry point's signature.
+    pub fn for_region(region: &crate::analysis::OffloadRegion) -> Launch {
+        Launch {
+            signature: region.signature_named(&region.gpu_entry_name()),
+            args: region.params.iter().map(|p| p.name.clone()).collect(),
+            threads: region.work.iterations.clone(),
+        }
+    }
+}
+
 /// [`extract_kernel`], adding the host launcher `launch` describes when the entry point is a kernel.
 pub fn extract_kernel_or_launch(
     answer: &str,

@@ -166,15 +166,6 @@ struct Attempt {
 }
 
 impl ModelEnv<'_> {
-    /// One thread per iteration of the loop nest, for an answer that wrote the entry point as a kernel.
-    fn launch(&self) -> Launch {
-        Launch {
-            signature: self.region.signature_named(&self.region.gpu_entry_name()),
-            args: self.region.params.iter().map(|p| p.name.clone()).collect(),
-            threads: self.region.work.iterations.clone(),
-        }
-    }
-
     fn control(&self) -> CallControl {
         CallControl {
             cancel: self.cancel.clone(),
@@ -219,7 +210,11 @@ impl ModelEnv<'_> {
                 record.prompt_tokens = resp.prompt_tokens;
                 record.completion_tokens = resp.completion_tokens;
                 let tokens = resp.prompt_tokens + resp.completion_tokens;
-                match extract_kernel_or_launch(&resp.text, &entry, &self.launch()) {
+                match extract_kernel_or_launch(
+                    &resp.text,
+                    &entry,
+                    &Launch::for_region(&self.region),
+                ) {
                     Err(e) => {
                         record.answer_error = Some(e.to_string());
                         Attempt {

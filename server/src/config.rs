@@ -43,7 +43,7 @@ pub struct Settings {
     pub screening_runs: u32,
     pub strategy: Strategy,
     pub nvcc: Option<PathBuf>,
-    /// e.g. `sm_90`; `None`: the detected GPU's, else nvcc's default.
+    /// e.g. `sm_90`; `None`: the detected GPU's, else `sm_90`.
     pub gpu_arch: Option<String>,
     /// Replay answers from (backend `replay`) or record them into (`record = true`) this file.
     pub cassette: Option<PathBuf>,
@@ -282,7 +282,7 @@ impl Settings {
     }
 }
 
-/// `sm_NN` or `sm_NNa` (what nvcc's `-arch` takes for a real GPU).
+/// `sm_NN`, `sm_NNa` or `sm_NNf` (what nvcc's `-arch` takes for a real GPU).
 fn valid_arch(arch: &str) -> bool {
     let Some(rest) = arch.strip_prefix("sm_") else {
         return false;

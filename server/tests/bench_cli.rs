@@ -31,9 +31,10 @@ fn have_nvcc() -> bool {
     }
 }
 
-fn bench(out: &Path, url: &str, extra: &[&str]) -> (bool, String) {
-    let o = bin()
-        .arg("bench")
+/// `bench` of the axpy task with `cot`, budget 2, seed 0, no OpenMP baseline, into `out`.
+fn bench_axpy_cot(out: &Path) -> Command {
+    let mut c = bin();
+    c.arg("bench")
         .arg("--suite-dir")
         .arg(suite_dir())
         .args([
@@ -45,7 +46,15 @@ fn bench(out: &Path, url: &str, extra: &[&str]) -> (bool, String) {
             "2",
             "--seed",
             "0",
+            "--no-omp",
+            "--out",
         ])
+        .arg(out);
+    c
+}
+
+fn bench(out: &Path, url: &str, extra: &[&str]) -> (bool, String) {
+    let o = bench_axpy_cot(out)
         .args([
             "--backend",
             "openai",
@@ -54,8 +63,6 @@ fn bench(out: &Path, url: &str, extra: &[&str]) -> (bool, String) {
             "--url",
             url,
         ])
-        .args(["--no-omp", "--out"])
-        .arg(out)
         .args(extra)
         .env("CUDA_OFFLOAD_LOG", "warn")
         .output()
@@ -155,20 +162,7 @@ fn a_recorded_model_drives_the_search_through_the_real_binary() {
         .filter(|l| !l.trim().is_empty())
         .count();
     let out = tempfile::tempdir().unwrap();
-    let o = bin()
-        .arg("bench")
-        .arg("--suite-dir")
-        .arg(suite_dir())
-        .args([
-            "--tasks",
-            "axpy",
-            "--strategy",
-            "cot",
-            "--budget",
-            "2",
-            "--seed",
-            "0",
-        ])
+    let o = bench_axpy_cot(out.path())
         .args([
             "--max-tokens",
             "512",
@@ -176,12 +170,9 @@ fn a_recorded_model_drives_the_search_through_the_real_binary() {
             "replay",
             "--model",
             model,
-            "--no-omp",
         ])
         .arg("--cassette")
         .arg(cassette())
-        .arg("--out")
-        .arg(out.path())
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&o.stderr);

@@ -113,13 +113,7 @@ pub fn extract_kernel_or_launch(
 fn rename(text: &str, from: &str, to: &str) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     let mut last = 0;
-    for (i, _) in text.match_indices(from) {
-        let before = text[..i].chars().next_back();
-        let after = text[i + from.len()..].chars().next();
-        let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        if i < last || is_ident(before) || is_ident(after) {
-            continue;
-        }
+    for i in whole_words(text, from) {
         out.push_str(&text[last..i]);
         out.push_str(to);
         last = i + from.len();
@@ -479,11 +473,15 @@ fn defines_kernel(block: &str, entry: &str) -> bool {
 }
 
 fn mentions(text: &str, ident: &str) -> bool {
-    text.match_indices(ident).any(|(i, _)| {
-        let before = text[..i].chars().next_back();
-        let after = text[i + ident.len()..].chars().next();
-        let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        !is_ident(before) && !is_ident(after)
+    whole_words(text, ident).next().is_some()
+}
+
+/// Byte offsets of `ident` in `text` where it stands as a whole identifier.
+fn whole_words<'t>(text: &'t str, ident: &'t str) -> impl Iterator<Item = usize> + 't {
+    let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    text.match_indices(ident).map(|(i, _)| i).filter(move |&i| {
+        !is_ident(text[..i].chars().next_back())
+            && !is_ident(text[i + ident.len()..].chars().next())
     })
 }
 

@@ -416,8 +416,7 @@ impl Verifier {
         std::fs::write(build.join("harness.cu"), cand_prog)?;
         let exe = build.join("candidate");
         {
-            let _slot = self.compile_slots.acquire();
-            let _use = self.machine.compile();
+            let _compiling = self.compile_turn();
             let lib = self.nvcc.cuda_home.join("lib");
             let mut args = vec![
                 "-O3".to_string(),
@@ -505,6 +504,11 @@ impl Verifier {
             return Ok(o);
         }
         self.judge_timing(region, plan, &run, &refs)
+    }
+
+    /// A compile slot (bounded by the cores) and a shared use of the machine, held while compiling.
+    fn compile_turn(&self) -> (pool::Permit<'_>, pool::Use<&pool::Machine>) {
+        (self.compile_slots.acquire(), self.machine.shared())
     }
 
     fn compile_limits(&self) -> sandbox::Limits {
@@ -621,8 +625,7 @@ impl Verifier {
             "reference.cpp".into(),
         ]);
         let r = {
-            let _slot = self.compile_slots.acquire();
-            let _use = self.machine.compile();
+            let _compiling = self.compile_turn();
             sandbox::run(&self.cfg.host_cxx, &args, dir, &[], &self.compile_limits())?
         };
         if r.exit != sandbox::Exit::Code(0) {
@@ -640,7 +643,7 @@ impl Verifier {
         // high-precision run is not timed (only its outputs are used) and shares the machine.
         let r = {
             let _use = if hp {
-                self.machine.compile()
+                self.machine.shared()
             } else {
                 self.machine.timed_run().1
             };

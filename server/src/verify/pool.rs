@@ -128,8 +128,9 @@ impl Machine {
         s.exclusive = true;
     }
 
-    /// A compile (CPU only): beside other compiles and shared runs.
-    pub fn compile(&self) -> Use<&Machine> {
+    /// Untimed work (a compile, a run whose time is not used): beside other such work and
+    /// screening runs, never beside a timed run.
+    pub fn shared(&self) -> Use<&Machine> {
         self.take_shared();
         Use {
             machine: self,
@@ -290,7 +291,7 @@ mod tests {
             for round in 0..6 {
                 match (t + round) % 3 {
                     0 => {
-                        let _u = m.compile();
+                        let _u = m.shared();
                         compiles.fetch_add(1, Ordering::SeqCst);
                         if timed.load(Ordering::SeqCst) > 0 {
                             overlaps.fetch_add(1, Ordering::SeqCst);
@@ -360,7 +361,7 @@ mod tests {
     fn a_waiting_timed_run_goes_before_new_compiles() {
         let m = Machine::new(&[0], 1);
         let order = Mutex::new(Vec::new());
-        let first = m.compile();
+        let first = m.shared();
         std::thread::scope(|s| {
             s.spawn(|| {
                 let _u = m.timed_run();
@@ -370,7 +371,7 @@ mod tests {
                 std::thread::yield_now();
             }
             s.spawn(|| {
-                let _u = m.compile();
+                let _u = m.shared();
                 order.lock().unwrap().push("compile");
             });
             std::thread::sleep(std::time::Duration::from_millis(20));
@@ -409,7 +410,7 @@ mod tests {
         let alone = m.exclusive_owned();
         assert!(m.lock().exclusive);
         drop(alone);
-        let _c = m.compile();
+        let _c = m.shared();
         assert_eq!(m.lock().shared, 1);
     }
 }

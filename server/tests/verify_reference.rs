@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 
 use cuda_offload::verify::compare::{Tolerance, compare_floats, read_f64, read_i64};
-use cuda_offload::verify::harness::{plan_text, reference_program};
+use cuda_offload::verify::harness::{SERIAL_BUDGET_MS, SERIAL_REPS, plan_text, reference_program};
 use cuda_offload::verify::plan::{is_float_type, outputs, plan_for};
 use cuda_offload::verify::testdata::{builtin_region, names};
 
@@ -99,6 +99,58 @@ fn references_build_run_and_agree_in_both_precisions() {
             "{name}: inputs are not reproducible"
         );
     }
+}
+
+/// The verifier runs the reference in two parts, the outputs beside other work and the serial
+/// timing alone; the parts write what a whole run writes, and the timing stops after three
+/// repetitions once past its budget.
+#[test]
+fn reference_parts_split_outputs_from_the_serial_timing() {
+    if !have_gxx() {
+        println!("SKIP: g++ not found");
+        return;
+    }
+    let region = builtin_region("saxpy").unwrap();
+    let mut plan = plan_for(&region, 1);
+    plan.timed = plan.cases[0].clone();
+    plan.checked_samples.clear();
+    let full = plan_text(&plan, 1.0);
+    let serial_line = format!("serial 1 0 {SERIAL_REPS} {SERIAL_BUDGET_MS} ");
+    assert!(full.contains(&serial_line), "{full}");
+    // A budget of 0 ms is spent by the first repetition.
+    let text = full.replace(&serial_line, &format!("serial 1 0 {SERIAL_REPS} 0 "));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("reference.cpp"), reference_program(&region)).unwrap();
+    let whole = build_and_run(dir.path(), false, &text);
+    let part = |name: &str| {
+        let out = dir.path().join(name);
+        std::fs::create_dir_all(&out).unwrap();
+        std::fs::write(out.join("plan.txt"), &text).unwrap();
+        let st = Command::new(dir.path().join("ref_native"))
+            .args([".", name])
+            .current_dir(&out)
+            .status()
+            .unwrap();
+        assert!(st.success(), "part {name} failed");
+        out
+    };
+    let outputs_dir = part("outputs");
+    let serial_dir = part("serial");
+    let p = outputs(&region).next().unwrap();
+    for i in 0..plan.cases.len() {
+        let f = format!("c{i}_{}.bin", p.name);
+        assert_eq!(
+            std::fs::read(whole.join(&f)).unwrap(),
+            std::fs::read(outputs_dir.join(&f)).unwrap(),
+            "{f}"
+        );
+        assert!(!serial_dir.join(&f).exists(), "the serial part wrote {f}");
+    }
+    assert!(!outputs_dir.join("serial.txt").exists());
+    let times = std::fs::read_to_string(serial_dir.join("serial.txt")).unwrap();
+    assert_eq!(times.lines().count(), 3, "{times}");
+    let whole_times = std::fs::read_to_string(whole.join("serial.txt")).unwrap();
+    assert_eq!(whole_times.lines().count(), 3, "{whole_times}");
 }
 
 #[test]

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crate::analysis::OffloadRegion;
-use crate::verify::harness::reference_program;
+use crate::verify::harness::{SERIAL_BUDGET_MS, reference_program};
 use crate::verify::plan::plan_for;
 
 /// Threads of the baseline, whatever the machine has (the record notes the cores).
@@ -39,11 +39,15 @@ pub fn openmp_region(region: &OffloadRegion, openmp_source: &str) -> OffloadRegi
     }
 }
 
-/// The plan line that times the function at the verifier's timed size (`serial SEED DIST RUNS K SIZES`).
+/// The plan line that times the function at the verifier's timed size (`serial SEED DIST RUNS BUDGET_MS K SIZES`).
 pub fn timing_plan(region: &OffloadRegion) -> (String, String) {
     let plan = plan_for(region, 0);
     let t = &plan.timed;
-    let mut line = format!("serial {} 0 {OMP_RUNS} {}", t.seed, t.sizes.len());
+    let mut line = format!(
+        "serial {} 0 {OMP_RUNS} {SERIAL_BUDGET_MS} {}",
+        t.seed,
+        t.sizes.len()
+    );
     for (_, v) in &t.sizes {
         line.push_str(&format!(" {v}"));
     }

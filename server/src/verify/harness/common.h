@@ -188,7 +188,7 @@ struct CoItem {
     std::string kind, tag;
     unsigned long long seed = 0;
     int dist = 0, warmups = 0, min_samples = 0, max_samples = 0, reps = 0;
-    double budget_s = 0;
+    double budget_s = 0, budget_ms = 0;
     std::vector<int> checked;
     std::vector<long long> sizes;
 };
@@ -196,7 +196,7 @@ struct CoItem {
 // plan.txt, one item a line:
 //   case <tag> <seed> <dist> <k> <s1..sk>
 //   timed <seed> <warmups> <min> <max> <budget_s> <c> <i1..ic> <k> <s1..sk>
-//   serial <seed> <dist> <reps> <k> <s1..sk>
+//   serial <seed> <dist> <reps> <budget_ms> <k> <s1..sk>
 static std::vector<CoItem> co_read_plan(const char* path) {
     std::vector<CoItem> items;
     FILE* f = std::fopen(path, "r");
@@ -217,7 +217,7 @@ static std::vector<CoItem> co_read_plan(const char* path) {
             for (int i = 0; ok && i < c; ++i) { int v; ok = std::fscanf(f, "%d", &v) == 1; it.checked.push_back(v); }
             ok = ok && std::fscanf(f, "%d", &k) == 1;
         } else if (it.kind == "serial") {
-            ok = std::fscanf(f, "%llu %d %d %d", &it.seed, &it.dist, &it.reps, &k) == 4;
+            ok = std::fscanf(f, "%llu %d %d %lf %d", &it.seed, &it.dist, &it.reps, &it.budget_ms, &k) == 5;
         } else {
             ok = 0;
         }

@@ -16,6 +16,12 @@ pub const COMMON: &str = include_str!("common.h");
 /// The name the candidate's file has in compiler messages.
 pub const CANDIDATE_FILE: &str = "candidate.cu";
 
+/// Repetitions of the serial timing, the median of which is every speedup's denominator.
+pub const SERIAL_REPS: u32 = 5;
+/// Once the serial timing has taken this long, it stops after its third repetition: slow serial
+/// code is steady at that length, and the machine is held alone for every repetition.
+pub const SERIAL_BUDGET_MS: u32 = 10_000;
+
 /// `plan.txt` for both programs.
 pub fn plan_text(plan: &Plan, budget_s: f64) -> String {
     let sizes = |c: &super::plan::Case| {
@@ -41,7 +47,12 @@ pub fn plan_text(plan: &Plan, budget_s: f64) -> String {
         checked.join(" "),
         sizes(&plan.timed)
     );
-    let _ = writeln!(out, "serial {} 0 5 {}", plan.timed.seed, sizes(&plan.timed));
+    let _ = writeln!(
+        out,
+        "serial {} 0 {SERIAL_REPS} {SERIAL_BUDGET_MS} {}",
+        plan.timed.seed,
+        sizes(&plan.timed)
+    );
     out
 }
 
@@ -274,9 +285,13 @@ pub fn reference_program(region: &OffloadRegion) -> String {
         s,
         r#"int main(int argc, char** argv) {{
     std::string co_out = argc > 1 ? argv[1] : ".";
+    // `outputs` writes the reference outputs only, `serial` only times the serial code: the verifier
+    // runs the first beside other work and the second alone. Without it, both.
+    std::string co_only = argc > 2 ? argv[2] : "";
     std::vector<CoItem> items = co_read_plan("plan.txt");
     for (const CoItem& it : items) {{
         if (it.sizes.size() != CO_NSIZES) {{ std::fprintf(stderr, "PLAN wrong number of sizes\n"); return 12; }}
+        if (!co_only.empty() && (co_only == "serial") != (it.kind == "serial")) continue;
         if (it.kind == "case") {{
             CoArgs A; co_make(A, it.sizes, it.seed, it.dist);
             if (!co_run_and_write(A, co_out + "/" + it.tag)) {{ std::fprintf(stderr, "WRITE failed\n"); return 13; }}
@@ -288,11 +303,14 @@ pub fn reference_program(region: &OffloadRegion) -> String {
         }} else if (it.kind == "serial") {{
 #if !CO_HP
             std::vector<double> times;
+            double co_total_ms = 0;
             for (int r = 0; r < it.reps; ++r) {{
+                if (r >= 3 && co_total_ms >= it.budget_ms) break;
                 CoArgs A; co_make(A, it.sizes, it.seed + 500 + (unsigned long long)r, it.dist);
                 auto t0 = std::chrono::steady_clock::now();
                 {name}({targs});
                 times.push_back(co_ms_since(t0));
+                co_total_ms += times.back();
             }}
             FILE* f = std::fopen((co_out + "/serial.txt").c_str(), "w");
             if (!f) return 13;

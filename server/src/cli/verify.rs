@@ -54,6 +54,11 @@ pub struct Args {
     /// samples, as a search times its candidates)
     #[arg(long, value_enum, default_value_t = Protocol::Full)]
     protocol: Protocol,
+    /// Screening runs that may share one GPU (full timings always run alone). More than 1 trades
+    /// timing precision for throughput: the timings of runs that overlapped include each other's
+    /// GPU time, never less than their own
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    screening_runs: u32,
     /// Do not read or write the outcome cache
     #[arg(long)]
     no_cache: bool,
@@ -75,6 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         keep_dirs: args.keep,
         force_run: args.force_run,
         protocol: args.protocol,
+        screening_runs: args.screening_runs as usize,
         ..VerifyConfig::default()
     };
     if let Some(j) = args.jobs {

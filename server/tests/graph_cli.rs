@@ -74,9 +74,31 @@ fn shipped_regraph_is_what_build_produces() {
     assert!(stderr(&out).contains("is up to date"), "{}", stderr(&out));
 }
 
+/// Forgets the measurement of `task`'s last step in a data copy (the shipped steps are all measured).
+fn unmeasure_last_step(data: &Path, file: &str, task: &str) {
+    let path = data.join("trajectories").join(file);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut found = false;
+    let lines: Vec<String> = text
+        .lines()
+        .map(|line| {
+            let mut t: serde_json::Value = serde_json::from_str(line).unwrap();
+            if t["task"] == task {
+                found = true;
+                let steps = t["steps"].as_array_mut().unwrap();
+                steps.last_mut().unwrap()["measured"] = serde_json::Value::Null;
+            }
+            serde_json::to_string(&t).unwrap()
+        })
+        .collect();
+    assert!(found, "no trajectory of {task} in {file}");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+}
+
 #[test]
 fn build_twice_gives_identical_bytes_and_stats_agree() {
     let (_tmp, data) = data_copy();
+    unmeasure_last_step(&data, "string.jsonl", "pattern_count");
     let d = data.to_str().unwrap();
     let out = graph(&["--data", d, "build", "--include-unverified", "--strict"]);
     assert!(out.status.success(), "{}", stderr(&out));
@@ -268,4 +290,62 @@ fn missing_data_and_graph_say_what_to_do() {
     let out = graph(&["--data", data.to_str().unwrap(), "stats"]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("graph build"), "{}", stderr(&out));
+}
+
+/// `manifest --unmeasured` takes the steps without a measurement at the task's own timed shape:
+/// missing ones and those measured before the verifier used the task's `[sizes]`.
+#[test]
+fn manifest_unmeasured_wants_the_tasks_own_shape() {
+    let (tmp, data) = data_copy();
+    let file = data.join("trajectories/string.jsonl");
+    let manifest = |name: &str| -> Vec<String> {
+        let out = tmp.path().join(name);
+        let o = graph(&[
+            "--data",
+            data.to_str().unwrap(),
+            "manifest",
+            "--out",
+            out.to_str().unwrap(),
+            "--tasks",
+            "pattern_count",
+            "--unmeasured",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let m: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).unwrap())
+                .unwrap();
+        let region: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(out.join("regions/pattern_count.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(region["sizes"]["timed"]["m"], 8, "the task's own shape");
+        m["entries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let set_sizes = |sizes: &[Option<&str>]| {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let mut lines = Vec::new();
+        for line in text.lines() {
+            let mut t: serde_json::Value = serde_json::from_str(line).unwrap();
+            if t["task"] == "pattern_count" {
+                for (step, size) in t["steps"].as_array_mut().unwrap().iter_mut().zip(sizes) {
+                    step["measured"]["size"] = size.map_or(serde_json::Value::Null, Into::into);
+                }
+            }
+            lines.push(serde_json::to_string(&t).unwrap());
+        }
+        std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    };
+    let shape = "n=134217728,m=8";
+    set_sizes(&[None, None, None]);
+    assert_eq!(
+        manifest("before"),
+        ["pattern_count#1", "pattern_count#2", "pattern_count#3"]
+    );
+    set_sizes(&[Some(shape), Some("n=100,m=100"), Some(shape)]);
+    assert_eq!(manifest("after"), ["pattern_count#2"]);
 }

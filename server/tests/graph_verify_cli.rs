@@ -113,6 +113,13 @@ fn manifest_verify_record_build() {
     let code =
         std::fs::read_to_string(man.join(entries[0]["candidate"].as_str().unwrap())).unwrap();
     assert_eq!(code, steps_of(&data, A)[0]["code"]);
+    // The region carries the task's shapes: the verifier checks and times those.
+    let region: cuda_offload::analysis::OffloadRegion = serde_json::from_str(
+        &std::fs::read_to_string(man.join(entries[0]["region"].as_str().unwrap())).unwrap(),
+    )
+    .unwrap();
+    let task = cuda_offload::graph::tasks::load_task(&data.join("tasks").join(A)).unwrap();
+    assert_eq!(region.sizes.as_ref(), Some(&task.sizes));
 
     // The real verifier on the batch: every step compiles against its task's harness.
     let out = man.join("run");

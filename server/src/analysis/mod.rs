@@ -27,7 +27,9 @@ use tree_sitter::{Node, Parser, Tree};
 pub use cost::Estimate;
 pub use document::Document;
 pub use facts::LoopForm;
-pub use region::{Access, InputSpec, LoopKind, OffloadRegion, RegionParam, WorkEstimate};
+pub use region::{
+    Access, DeclaredSizes, InputSpec, LoopKind, OffloadRegion, RegionParam, SizeTable, WorkEstimate,
+};
 
 use facts::{Extractor, Induction, LoopFacts};
 use syntax::{Macros, end_line_of, for_each_descendant, is_loop, line_of, text};

@@ -550,6 +550,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         line: req.line,
         end_line: req.end_line,
         work: req.work.clone(),
+        sizes: None,
     };
     let signature = region.signature();
     let mut source = String::new();

@@ -96,6 +96,21 @@ pub struct WorkEstimate {
     pub bytes_per_iteration: f64,
 }
 
+/// Values of the size parameters, by name.
+pub type SizeTable = std::collections::BTreeMap<String, i64>;
+
+/// Shapes a region was written for: a task's `[sizes]`. Where size parameters are not alike (a text
+/// and the pattern searched in it, rows and a feature width) one common scale would test and time
+/// something else than the task; with these the verifier checks and times exactly these shapes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeclaredSizes {
+    /// Correctness sizes (≥ 3, at least one not a multiple of 32).
+    pub test: Vec<SizeTable>,
+    /// The size the timing runs at.
+    pub timed: SizeTable,
+}
+
 /// A loop nest outlined as a function: the unit the verifier checks and the search rewrites.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct OffloadRegion {
@@ -114,6 +129,10 @@ pub struct OffloadRegion {
     pub line: usize,
     pub end_line: usize,
     pub work: WorkEstimate,
+    /// Declared shapes (a task's `[sizes]`); `None` for a loop found in a user's code, whose sizes
+    /// the verifier chooses.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sizes: Option<DeclaredSizes>,
 }
 
 impl OffloadRegion {

@@ -160,6 +160,7 @@ fn task_files(
             line: 0,
             end_line: 0,
             work: m.work.clone(),
+            sizes: None,
         },
         sizes: m.sizes.clone(),
         tolerance: m.tolerance,

@@ -163,6 +163,7 @@ mod tests {
             whole_function: true,
             line: 0,
             end_line: 0,
+            sizes: None,
             work: WorkEstimate {
                 iterations: "n*n*n*n".into(),
                 ops_per_iteration: 1.0,

@@ -108,7 +108,8 @@ enum GraphCommand {
         /// Also split the entries into DIR/manifest.<i>.json, i = 1..=PARTS, for a run that may stop between parts
         #[arg(long, default_value_t = 1)]
         parts: usize,
-        /// Only steps without a measurement yet (to finish a verification done in several runs)
+        /// Only steps without a measurement at the task's timed shape yet (to finish a verification
+        /// done in several runs)
         #[arg(long)]
         unmeasured: bool,
     },

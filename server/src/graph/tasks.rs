@@ -37,17 +37,8 @@ pub enum Tier {
     Hard,
 }
 
-/// Values of the size parameters, by name.
-pub type SizeTable = BTreeMap<String, i64>;
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Sizes {
-    /// Correctness sizes (≥ 3, at least one not a multiple of 32).
-    pub test: Vec<SizeTable>,
-    /// The size the timing runs at.
-    pub timed: SizeTable,
-}
+/// A task's `[sizes]`: the region carries the same, for the verifier (`Task::region_with_sizes`).
+pub use crate::analysis::{DeclaredSizes as Sizes, SizeTable};
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -85,6 +76,14 @@ pub struct BenchInfo {
 }
 
 impl Task {
+    /// The region as the verifier should check it: with the task's own shapes.
+    pub fn region_with_sizes(&self) -> OffloadRegion {
+        OffloadRegion {
+            sizes: Some(self.sizes.clone()),
+            ..self.region.clone()
+        }
+    }
+
     /// The serial reference as one compilable C++ file: includes, then the function.
     pub fn serial_file(&self) -> String {
         let mut out = String::new();
@@ -163,6 +162,9 @@ impl Task {
                 }
                 size_params.push(p.name.as_str());
             }
+        }
+        if self.region.sizes.is_some() {
+            return err("region.sizes", "the shapes go in the task's [sizes]".into());
         }
         if self.sizes.test.len() < 3 {
             return err(
@@ -346,6 +348,8 @@ atol = 1e-6
             "void rgb_to_gray(int n, const unsigned char* rgb, float* gray)"
         );
         assert_eq!(task.sizes.timed["n"], 67108864);
+        assert_eq!(task.region.sizes, None);
+        assert_eq!(task.region_with_sizes().sizes, Some(task.sizes.clone()));
         assert!(
             task.serial_file()
                 .starts_with("#include <cstdint>\n\nvoid rgb_to_gray(")
@@ -386,6 +390,18 @@ atol = 1e-6
                 None
             ),
             "sizes.timed"
+        );
+        // The shapes are the task's, in one place.
+        let work = RGB.lines().find(|l| l.starts_with("work = ")).unwrap();
+        assert_eq!(
+            field_of(
+                &RGB.replace(
+                    work,
+                    &format!("{work}\nsizes = {{ test = [], timed = {{ n = 8 }} }}")
+                ),
+                None
+            ),
+            "region.sizes"
         );
         assert_eq!(
             field_of(&RGB.replace(", extent = \"3*n\"", ""), None),

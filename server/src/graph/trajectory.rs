@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::GraphError;
 
 /// What the verifier measured for one step on the GPU. Written by `graph record` from a
-/// `verify --manifest` run, never by hand. Times in milliseconds at the verifier's timed size.
+/// `verify --manifest` run, never by hand. Times in milliseconds at the timed size (`size`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Measured {
     /// Passed every correctness check against the serial code.
@@ -35,6 +35,10 @@ pub struct Measured {
     pub samples: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noise: Option<f64>,
+    /// The shape the timing ran at (`n=...,m=...`); older records lack it (the verifier then
+    /// chose one common scale for all size parameters).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

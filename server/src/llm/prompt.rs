@@ -341,6 +341,7 @@ mod tests {
             whole_function: true,
             line: 7,
             end_line: 9,
+            sizes: None,
             work: WorkEstimate {
                 iterations: "n".into(),
                 ops_per_iteration: 1.0,

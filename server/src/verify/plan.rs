@@ -1,6 +1,7 @@
 //! Which sizes, seeds and input distributions a candidate is checked and timed on.
 //!
-//! All size parameters of a region move together with one scale `s`: the small sizes are chosen by
+//! A region that declares its shapes (a task's `[sizes]`) is checked and timed at exactly those.
+//! Otherwise all size parameters move together with one scale `s`: the small sizes are chosen by
 //! the iteration count (so `n*n` nests stay cheap), the timed size by a working set of ~256 MB
 //! (BENCHMARKING.md) capped by iterations (so the float64 reference stays fast).
 
@@ -8,7 +9,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::analysis::{OffloadRegion, RegionParam};
+use crate::analysis::{OffloadRegion, RegionParam, SizeTable};
 
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum ExprError {
@@ -234,9 +235,21 @@ fn iterations_at(region: &OffloadRegion, s: i64) -> f64 {
     eval(&region.work.iterations, &size_vars(region, s)).unwrap_or(s as f64)
 }
 
+/// The expression variables at the given sizes (non-size scalars as in `size_vars`).
+fn vars_at(region: &OffloadRegion, sizes: &[(String, i64)]) -> HashMap<String, f64> {
+    let mut vars = size_vars(region, 1);
+    for (n, v) in sizes {
+        vars.insert(n.clone(), *v as f64);
+    }
+    vars
+}
+
 /// Bytes of all arrays at scale `s`.
 pub fn array_bytes(region: &OffloadRegion, s: i64) -> f64 {
-    let vars = size_vars(region, s);
+    bytes_with(region, &size_vars(region, s))
+}
+
+fn bytes_with(region: &OffloadRegion, vars: &HashMap<String, f64>) -> f64 {
     region
         .params
         .iter()
@@ -245,7 +258,7 @@ pub fn array_bytes(region: &OffloadRegion, s: i64) -> f64 {
             let ext = p
                 .extent
                 .as_deref()
-                .and_then(|e| eval(e, &vars).ok())
+                .and_then(|e| eval(e, vars).ok())
                 .unwrap_or(1.0);
             ext.max(0.0) * type_size(&p.elem_type) as f64
         })
@@ -295,8 +308,32 @@ fn sizes_for(region: &OffloadRegion, s: i64) -> Vec<(String, i64)> {
         .collect()
 }
 
-/// Seeds and sizes for a region; `salt` picks the re-checked timed samples (not shown to anyone).
-pub fn plan_for(region: &OffloadRegion, salt: u64) -> Plan {
+/// Values of the size parameters in the region's order, as `Case::sizes` holds them.
+type Shape = Vec<(String, i64)>;
+
+/// The declared shapes in the region's size-parameter order, or `None` if a table lacks one.
+fn declared_sizes(region: &OffloadRegion, table: &SizeTable) -> Option<Shape> {
+    region
+        .params
+        .iter()
+        .filter(|p| p.is_size)
+        .map(|p| table.get(&p.name).map(|v| (p.name.clone(), *v)))
+        .collect()
+}
+
+/// Correctness cases and the timed size: the region's declared shapes if it has them, else one
+/// scale for all size parameters.
+fn sizes_of_plan(region: &OffloadRegion) -> (Vec<Shape>, Shape) {
+    if let Some(d) = &region.sizes {
+        let tests: Option<Vec<_>> = d.test.iter().map(|t| declared_sizes(region, t)).collect();
+        match (tests, declared_sizes(region, &d.timed)) {
+            (Some(tests), Some(timed)) if !tests.is_empty() => return (tests, timed),
+            _ => tracing::warn!(
+                "the declared sizes of `{}` do not name every size parameter: choosing sizes",
+                region.name
+            ),
+        }
+    }
     let a = ragged(scale_for_iterations(region, 500.0).max(37));
     let b = ragged(scale_for_iterations(region, 100_000.0).max(a + 1)) | 1;
     let b = if b % 32 == 0 { b + 2 } else { b };
@@ -309,12 +346,21 @@ pub fn plan_for(region: &OffloadRegion, salt: u64) -> Plan {
         let s = timed_scale(region).max(c);
         if s % 256 == 0 { s - 1 } else { s }
     };
+    (
+        [a, b, c].iter().map(|s| sizes_for(region, *s)).collect(),
+        sizes_for(region, t),
+    )
+}
+
+/// Seeds and sizes for a region; `salt` picks the re-checked timed samples (not shown to anyone).
+pub fn plan_for(region: &OffloadRegion, salt: u64) -> Plan {
+    let (tests, timed) = sizes_of_plan(region);
     let mut cases = Vec::new();
     let mut seed = 1;
-    for s in [a, b, c] {
+    for sizes in tests {
         for dist in 0..2 {
             cases.push(Case {
-                sizes: sizes_for(region, s),
+                sizes: sizes.clone(),
                 seed,
                 dist,
             });
@@ -334,10 +380,14 @@ pub fn plan_for(region: &OffloadRegion, salt: u64) -> Plan {
         }
     }
     picks.sort();
+    let vars = vars_at(region, &timed);
+    let largest = timed.iter().map(|(_, v)| *v).max().unwrap_or(1) as f64;
     Plan {
         cases,
+        iterations_timed: eval(&region.work.iterations, &vars).unwrap_or(largest),
+        bytes_timed: bytes_with(region, &vars),
         timed: Case {
-            sizes: sizes_for(region, t),
+            sizes: timed,
             seed: 1000,
             dist: 0,
         },
@@ -345,8 +395,6 @@ pub fn plan_for(region: &OffloadRegion, salt: u64) -> Plan {
         min_samples,
         max_samples: 30,
         warmups: 3,
-        iterations_timed: iterations_at(region, t),
-        bytes_timed: array_bytes(region, t),
     }
 }
 
@@ -374,10 +422,7 @@ impl Plan {
 
 /// Compulsory work of the timed size: (bytes, flops) from the region's work estimate.
 pub fn work_at(region: &OffloadRegion, case: &Case) -> Option<(f64, f64)> {
-    let mut vars = size_vars(region, 1);
-    for (n, v) in &case.sizes {
-        vars.insert(n.clone(), *v as f64);
-    }
+    let vars = vars_at(region, &case.sizes);
     let iters = eval(&region.work.iterations, &vars).ok()?;
     let bytes = iters * region.work.bytes_per_iteration;
     let flops = iters * region.work.ops_per_iteration;
@@ -472,6 +517,70 @@ mod plan_tests {
             );
             assert!(quick.checked_samples.iter().all(|&i| i < quick.min_samples));
         }
+    }
+
+    /// A histogram whose bin count is a size parameter, with the shapes a task would declare.
+    fn declared_histogram(timed_nbins: Option<i64>) -> OffloadRegion {
+        let mut r = region("histogram");
+        for p in &mut r.params {
+            if p.name == "nbins" {
+                p.is_size = true;
+            }
+        }
+        let table =
+            |n: i64, nbins: i64| SizeTable::from([("n".into(), n), ("nbins".into(), nbins)]);
+        let mut timed = SizeTable::from([("n".into(), 1 << 26)]);
+        if let Some(b) = timed_nbins {
+            timed.insert("nbins".into(), b);
+        }
+        r.sizes = Some(crate::analysis::DeclaredSizes {
+            test: vec![table(1000, 7), table(4099, 64), table(65537, 256)],
+            timed,
+        });
+        r
+    }
+
+    #[test]
+    fn declared_sizes_are_checked_and_timed_as_declared() {
+        let r = declared_histogram(Some(1024));
+        let p = plan_for(&r, 3);
+        let shapes: Vec<String> = p.cases.iter().map(Case::describe_size).collect();
+        assert_eq!(
+            shapes,
+            [
+                "n=1000,nbins=7",
+                "n=1000,nbins=7",
+                "n=4099,nbins=64",
+                "n=4099,nbins=64",
+                "n=65537,nbins=256",
+                "n=65537,nbins=256"
+            ]
+        );
+        assert!(p.cases.iter().any(|c| c.dist == 0) && p.cases.iter().any(|c| c.dist == 1));
+        let seeds: std::collections::BTreeSet<u64> = p.cases.iter().map(|c| c.seed).collect();
+        assert_eq!(seeds.len(), 6);
+        // The region's parameter order, whatever order the table had.
+        let names: Vec<&str> = r
+            .params
+            .iter()
+            .filter(|p| p.is_size)
+            .map(|p| p.name.as_str())
+            .collect();
+        let timed: Vec<&str> = p.timed.sizes.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(timed, names);
+        assert_eq!(p.timed.describe_size(), format!("n={},nbins=1024", 1 << 26));
+        // Work and bytes of the declared timed size: n iterations, n ints read and 1024 bins.
+        assert_eq!(p.iterations_timed, (1u64 << 26) as f64);
+        assert_eq!(p.bytes_timed, ((1u64 << 26) * 4 + 1024 * 4) as f64);
+        assert_eq!(p.checked_samples.len(), 3);
+    }
+
+    #[test]
+    fn declared_sizes_missing_a_parameter_fall_back_to_a_common_scale() {
+        let r = declared_histogram(None);
+        let mut chosen = r.clone();
+        chosen.sizes = None;
+        assert_eq!(plan_for(&r, 3), plan_for(&chosen, 3));
     }
 
     #[test]

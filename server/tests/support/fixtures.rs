@@ -42,6 +42,7 @@ pub fn saxpy() -> OffloadRegion {
         whole_function: true,
         line: 7,
         end_line: 9,
+        sizes: None,
         work: WorkEstimate { iterations: "n".into(), ops_per_iteration: 2.0, bytes_per_iteration: 12.0 },
     }
 }
@@ -67,6 +68,7 @@ pub fn histogram() -> OffloadRegion {
         whole_function: true,
         line: 7,
         end_line: 9,
+        sizes: None,
         work: WorkEstimate { iterations: "n".into(), ops_per_iteration: 1.0, bytes_per_iteration: 8.0 },
     }
 }

@@ -385,11 +385,10 @@ impl<T: clap::ValueEnum> FromStr for EnumArg<T> {
     }
 }
 
-/// The settings flags shared by the commands that search (`offload`, `bench`: `#[command(flatten)]`);
-/// each adds its own `--strategy` (one strategy, or a list). Environment variables are read by
-/// [`from_env`], not by clap, so that the layers stay in order.
+/// The flags that pick and reach a model: every command that talks to one (`offload`, `bench`,
+/// `graph build --relabel-with-llm`).
 #[derive(Debug, Clone, Default, clap::Args)]
-pub struct SettingsArgs {
+pub struct ModelArgs {
     /// Model server protocol [default: ollama]
     #[arg(long, value_enum)]
     pub backend: Option<BackendKind>,
@@ -402,6 +401,35 @@ pub struct SettingsArgs {
     /// API key for OpenAI-compatible servers that need one
     #[arg(long)]
     pub api_key: Option<String>,
+    /// Cassette to replay from (with --backend replay) or record into (with --record)
+    #[arg(long)]
+    pub cassette: Option<PathBuf>,
+    /// Append every model answer to the cassette
+    #[arg(long)]
+    pub record: bool,
+}
+
+impl ModelArgs {
+    pub fn layer(&self) -> SettingsLayer {
+        SettingsLayer {
+            backend: self.backend,
+            url: self.url.clone(),
+            model: self.model.clone(),
+            api_key: self.api_key.clone(),
+            cassette: self.cassette.clone(),
+            record: self.record.then_some(true),
+            ..SettingsLayer::default()
+        }
+    }
+}
+
+/// The settings flags shared by the commands that search (`offload`, `bench`: `#[command(flatten)]`);
+/// each adds its own `--strategy` (one strategy, or a list). Environment variables are read by
+/// [`from_env`], not by clap, so that the layers stay in order.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SettingsArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
     /// Sampling temperature of the model
     #[arg(long)]
     pub temperature: Option<f32>,
@@ -432,36 +460,22 @@ pub struct SettingsArgs {
     /// GPU architecture to compile for, e.g. sm_90
     #[arg(long)]
     pub gpu_arch: Option<String>,
-    /// Cassette to replay from (with --backend replay) or record into (with --record)
-    #[arg(long)]
-    pub cassette: Option<PathBuf>,
-    /// Append every model answer to the cassette
-    #[arg(long)]
-    pub record: bool,
 }
 
 impl SettingsArgs {
     pub fn layer(&self) -> SettingsLayer {
         SettingsLayer {
-            backend: self.backend,
-            url: self.url.clone(),
-            model: self.model.clone(),
-            api_key: self.api_key.clone(),
             temperature: self.temperature,
             seed: self.seed,
             max_tokens: self.max_tokens,
-            num_ctx: None,
-            connect_timeout_s: None,
             first_token_timeout_s: self.first_token_timeout,
             total_timeout_s: self.total_timeout,
             budget: self.budget,
             parallel: self.parallel,
             screening_runs: self.screening_runs,
-            strategy: None,
             nvcc: self.nvcc.clone(),
             gpu_arch: self.gpu_arch.clone(),
-            cassette: self.cassette.clone(),
-            record: self.record.then_some(true),
+            ..self.model.layer()
         }
     }
 }

@@ -8,11 +8,10 @@ use anyhow::{Context, bail};
 use clap::{Subcommand, ValueEnum};
 
 use crate::analysis::LoopKind;
+use crate::config::ModelArgs;
 use crate::graph::build::StopReason;
 use crate::graph::verification;
-use crate::graph::{
-    BuildOptions, BuildReport, GraphData, PathQuery, PathRank, ReGraph, Vocabulary,
-};
+use crate::graph::{BuildOptions, BuildReport, GraphData, PathQuery, PathRank, ReGraph};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -32,8 +31,10 @@ enum GraphCommand {
         trajectories from `init`, step by step: an existing edge gets the example appended, an existing node \
         gets a new edge, an unknown technique becomes a new node. Only steps verified on the GPU \
         (measured.correct == true) are merged unless --include-unverified is given. A trajectory stops at \
-        its first step that cannot be merged; each such stop is reported. No LLM relabel pass exists yet: \
-        names that no alias matches are reported, add them as aliases to techniques.toml."
+        its first step that cannot be merged; each such stop is reported. Names that no alias matches are \
+        reported: add them as aliases to techniques.toml, or let a model decide with --relabel-with-llm \
+        (its decisions are kept in graph-data/relabel.json and used by every later build, between the \
+        vocabulary's own names and the similarity guess)."
     )]
     Build {
         /// Where to write the graph (default: <data>/regraph.json)
@@ -51,6 +52,13 @@ enum GraphCommand {
         /// Print the build report as JSON on stdout
         #[arg(long)]
         json: bool,
+        /// First ask a model (the --backend/--url/--model flags, cuda-offload.toml, the environment)
+        /// which technique each name means that the vocabulary can only guess (similarity) or cannot
+        /// place; its decisions go to graph-data/relabel.json, which every build reads
+        #[arg(long)]
+        relabel_with_llm: bool,
+        #[command(flatten)]
+        model: ModelArgs,
     },
     /// Print node, edge and example counts, per-node out-degree and the verified fraction
     Stats {
@@ -207,7 +215,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             check,
             strict,
             json,
+            relabel_with_llm,
+            model,
         } => {
+            if relabel_with_llm {
+                super::graph_relabel::relabel_with_llm(&data, &model)?;
+            }
             let out = out.unwrap_or_else(|| data.regraph());
             build(
                 &data,
@@ -362,7 +375,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         GraphCommand::Relabel { names, json } => {
-            let vocab = Vocabulary::load(&data.techniques())?;
+            let vocab = data.vocabulary()?;
             let rows: Vec<serde_json::Value> = names
                 .iter()
                 .map(|n| match vocab.relabel(n) {

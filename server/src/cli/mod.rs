@@ -3,6 +3,7 @@
 mod bench;
 mod doctor;
 mod graph;
+mod graph_relabel;
 mod lsp;
 mod offload;
 mod scan;

@@ -7,6 +7,7 @@
 pub mod build;
 #[cfg(test)]
 mod disjoint;
+pub mod learned;
 pub mod model;
 pub mod query;
 pub mod similarity;
@@ -87,9 +88,24 @@ impl GraphData {
         self.root.join("regraph.json")
     }
 
+    /// A model's relabel decisions (`graph build --relabel-with-llm`).
+    pub fn learned_labels(&self) -> PathBuf {
+        self.root.join("relabel.json")
+    }
+
+    /// The vocabulary with the recorded relabel decisions: what every build relabels with.
+    pub fn vocabulary(&self) -> Result<Vocabulary, GraphError> {
+        let mut vocab = Vocabulary::load(&self.techniques())?;
+        let path = self.learned_labels();
+        vocab
+            .learn(&learned::LearnedLabels::load(&path)?)
+            .map_err(|message| GraphError::Vocabulary { path, message })?;
+        Ok(vocab)
+    }
+
     /// Loads everything and merges: what `graph build` writes.
     pub fn build(&self, options: BuildOptions) -> Result<(ReGraph, BuildReport), GraphError> {
-        let vocab = Vocabulary::load(&self.techniques())?;
+        let vocab = self.vocabulary()?;
         let tasks = tasks::load_tasks(&self.tasks())?;
         let trajectories = trajectory::load_dir(&self.trajectories())?;
         Ok(build(&vocab, &tasks, &trajectories, options))

@@ -7,6 +7,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::GraphError;
+use super::learned::LearnedLabels;
 use super::similarity::{normalize_phrase, phrase_set, weighted_containment};
 
 /// Name of the root node: the serial code.
@@ -44,6 +45,8 @@ pub enum MatchKind {
     Alias,
     /// Same meaningful words as the name, title or an alias, after normalization.
     Normalized,
+    /// A model's earlier decision, kept in `graph-data/relabel.json` (`graph build --relabel-with-llm`).
+    Learned,
     /// Token-set similarity over aliases and description, at or above [`SIMILARITY_THRESHOLD`].
     Similar(f64),
 }
@@ -69,6 +72,8 @@ pub struct Vocabulary {
     /// Inverse technique frequency of every word of the names, titles and aliases: "thread" and
     /// "memory" occur everywhere and say little, "coarsening" names one technique.
     idf: BTreeMap<String, f64>,
+    /// Decisions of a model by lowercased name: a technique, or `None` for "no technique fits".
+    learned: BTreeMap<String, Option<usize>>,
 }
 
 impl Vocabulary {
@@ -165,7 +170,32 @@ impl Vocabulary {
             by_normalized,
             phrases,
             idf,
+            learned: BTreeMap::new(),
         })
+    }
+
+    /// Adds a model's decisions (`graph-data/relabel.json`); they are consulted after the
+    /// vocabulary's own names and before the similarity guess.
+    pub fn learn(&mut self, labels: &LearnedLabels) -> Result<(), String> {
+        for (name, label) in &labels.0 {
+            let index = match &label.technique {
+                Some(t) => Some(self.index_of(t).ok_or_else(|| {
+                    format!("learned label `{name}` names the unknown technique `{t}`")
+                })?),
+                None => None,
+            };
+            self.learned.insert(name.trim().to_lowercase(), index);
+        }
+        Ok(())
+    }
+
+    /// Whether a model could say more about a name than the vocabulary does: it matches only by
+    /// similarity (a guess) or not at all, and no model has decided on it yet.
+    pub fn is_uncertain(&self, free: &str) -> bool {
+        matches!(
+            self.relabel(free).map(|r| r.how),
+            None | Some(MatchKind::Similar(_))
+        ) && !self.learned.contains_key(&free.trim().to_lowercase())
     }
 
     pub fn techniques(&self) -> &[Technique] {
@@ -188,8 +218,9 @@ impl Vocabulary {
         self.by_exact.get(name).copied()
     }
 
-    /// Maps a free-form technique name onto the vocabulary: exact name, alias, normalized phrase, then
-    /// the best token-set similarity if it reaches [`SIMILARITY_THRESHOLD`]. `None` means unmatched.
+    /// Maps a free-form technique name onto the vocabulary: exact name, alias, normalized phrase, a
+    /// model's recorded decision, then the best token-set similarity if it reaches
+    /// [`SIMILARITY_THRESHOLD`]. `None` means unmatched.
     pub fn relabel(&self, free: &str) -> Option<Relabel> {
         let trimmed = free.trim();
         if let Some(&index) = self.by_exact.get(trimmed) {
@@ -212,6 +243,13 @@ impl Vocabulary {
             return Some(Relabel {
                 index,
                 how: MatchKind::Normalized,
+            });
+        }
+        if let Some(&decided) = self.learned.get(&trimmed.to_lowercase()) {
+            // "No technique fits" is a decision too: no similarity guess over it.
+            return decided.map(|index| Relabel {
+                index,
+                how: MatchKind::Learned,
             });
         }
         self.closest(trimmed)
@@ -292,6 +330,48 @@ mod tests {
     fn name_of(v: &Vocabulary, free: &str) -> Option<String> {
         v.relabel(free)
             .map(|r| v.techniques()[r.index].name.clone())
+    }
+
+    #[test]
+    fn learned_decisions_come_after_the_vocabulary_and_before_the_guess() {
+        use crate::graph::learned::LearnedLabel;
+        let mut v = shipped();
+        let guessed = "several elements per thread";
+        assert!(matches!(
+            v.relabel(guessed).unwrap().how,
+            MatchKind::Similar(_)
+        ));
+        assert!(v.is_uncertain(guessed) && !v.is_uncertain("loop_unrolling"));
+        let label = |t: Option<&str>| LearnedLabel {
+            technique: t.map(String::from),
+            model: "m".into(),
+            date: "2026-12-02".into(),
+        };
+        let mut labels = LearnedLabels::default();
+        labels.insert(
+            "Several elements per thread".into(),
+            label(Some("loop_unrolling")),
+        );
+        labels.insert("restrict and __ldg".into(), label(None));
+        // A learned label cannot overrule the vocabulary's own names.
+        labels.insert("shared_memory_tiling".into(), label(Some("loop_unrolling")));
+        v.learn(&labels).unwrap();
+        let r = v.relabel(guessed).unwrap();
+        assert_eq!(
+            (v.techniques()[r.index].name.as_str(), r.how),
+            ("loop_unrolling", MatchKind::Learned)
+        );
+        assert_eq!(v.relabel("restrict and __ldg"), None, "none fits: no guess");
+        assert!(!v.is_uncertain(guessed) && !v.is_uncertain("restrict and __ldg"));
+        assert_eq!(
+            name_of(&v, "shared_memory_tiling").as_deref(),
+            Some("shared_memory_tiling")
+        );
+
+        let mut bad = LearnedLabels::default();
+        bad.insert("x".into(), label(Some("teleportation")));
+        let err = shipped().learn(&bad).unwrap_err();
+        assert!(err.contains("teleportation"), "{err}");
     }
 
     #[test]

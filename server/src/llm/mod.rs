@@ -12,6 +12,7 @@ pub mod ollama;
 pub mod openai;
 pub mod probe;
 pub mod prompt;
+pub mod relabel;
 pub mod replay;
 mod retry;
 

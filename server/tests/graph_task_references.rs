@@ -166,3 +166,69 @@ fn every_task_runs_at_its_declared_shapes() {
     });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A tool, not a test (`cargo test --release --test graph_task_references -- --ignored --nocapture`):
+/// times each task's serial code once at its declared timed shape on this machine, and shows that
+/// the shape runs at all, to plan a GPU run's time.
+#[test]
+#[ignore = "a planning tool: runs every task's serial code at its timed shape"]
+fn serial_time_at_the_timed_shapes() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../graph-data/tasks");
+    let only: Option<String> = std::env::var("TASKS").ok();
+    for task in load_tasks(&dir).unwrap().into_values() {
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|t| t == task.id))
+        {
+            continue;
+        }
+        let region = task.region_with_sizes();
+        let mut plan = plan_for(&region, 1);
+        plan.cases.clear();
+        plan.checked_samples.clear();
+        let text = plan_text(&plan, 1.0).replace(
+            &format!("serial {} 0 5 ", plan.timed.seed),
+            &format!("serial {} 0 1 ", plan.timed.seed),
+        );
+        let tmp = tempfile::tempdir().unwrap();
+        let src = tmp.path().join("reference.cpp");
+        std::fs::write(&src, reference_program(&region)).unwrap();
+        let exe = tmp.path().join("ref_native");
+        let out = Command::new("g++")
+            .args([
+                "-O3",
+                "-march=native",
+                "-std=c++17",
+                "-pthread",
+                "-DCO_HP=0",
+                "-o",
+            ])
+            .arg(&exe)
+            .arg(&src)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let run_dir = tmp.path().join("run");
+        std::fs::create_dir_all(&run_dir).unwrap();
+        std::fs::write(run_dir.join("plan.txt"), &text).unwrap();
+        let started = std::time::Instant::now();
+        let st = Command::new(&exe)
+            .args([".", "serial"])
+            .current_dir(&run_dir)
+            .status()
+            .unwrap();
+        let serial = std::fs::read_to_string(run_dir.join("serial.txt")).unwrap_or_default();
+        eprintln!(
+            "{:<26} {:<40} ok={} serial_ms={} wall_s={:.1}",
+            task.id,
+            plan.timed.describe_size(),
+            st.success(),
+            serial.trim(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+}

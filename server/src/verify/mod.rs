@@ -459,42 +459,8 @@ impl Verifier {
             });
         }
 
-        // The candidate runs alone: the reference's outputs do not exist yet.
-        let run = job.join("run");
-        std::fs::create_dir_all(&run)?;
-        let bin = run.join("candidate");
-        std::fs::copy(&exe, &bin)?;
-        std::fs::write(run.join("plan.txt"), plan_txt)?;
-        sandbox::hand_over(&run)?;
-        let detected = self.gpus.is_ok();
-        let r = {
-            let (gpu_index, _use) = match protocol {
-                Protocol::Full => self.machine.timed_run(),
-                Protocol::Screening => self.machine.screening_run(hint),
-            };
-            let env = vec![("CUDA_VISIBLE_DEVICES".to_string(), gpu_index.to_string())];
-            let args = vec![".".to_string()];
-            let mut limits = self.run_limits();
-            if let Some(t) = run_timeout {
-                limits.wall = t;
-                limits.cpu_seconds = Some(cpu_limit(t));
-            }
-            let mut r = sandbox::run(&bin, &args, &run, &env, &limits)?;
-            // Some drivers only open their device nodes to root: then run without the uid drop
-            // rather than report a GPU that is there as missing.
-            if detected
-                && r.exit == sandbox::Exit::Code(20)
-                && limits.drop_privileges
-                && sandbox::is_root()
-            {
-                tracing::warn!(
-                    "GPU not usable as an unprivileged uid; running the candidate as root"
-                );
-                limits.drop_privileges = false;
-                r = sandbox::run(&bin, &args, &run, &env, &limits)?;
-            }
-            r
-        };
+        let alone = protocol == Protocol::Full;
+        let (run, r) = self.run_candidate(&exe, job, "run", plan_txt, alone, hint, run_timeout)?;
         if let Some(o) = candidate_exit(&r) {
             return Ok(o);
         }
@@ -503,7 +469,68 @@ impl Verifier {
         if let Some(o) = self.compare(region, plan, &run, &refs)? {
             return Ok(o);
         }
+        let outcome = self.judge_timing(region, plan, &run, &refs)?;
+        if alone || !matches!(outcome, VerifyOutcome::Rejected { .. }) {
+            return Ok(outcome);
+        }
+        // A rejection says the timing was dishonest: only said of a run that had the machine
+        // alone. Beside other runs the host waits while other contexts hold the GPU, which the
+        // stream's events do not see, and a correct small kernel looks like one that hides work.
+        let (run, r) = self.run_candidate(&exe, job, "rerun", plan_txt, true, hint, run_timeout)?;
+        if let Some(o) = candidate_exit(&r) {
+            return Ok(o);
+        }
+        if let Some(o) = self.compare(region, plan, &run, &refs)? {
+            return Ok(o);
+        }
         self.judge_timing(region, plan, &run, &refs)
+    }
+
+    /// Runs the built candidate in `job/<name>` (sandboxed, as the unprivileged uid), alone on the
+    /// machine or as a screening run that may share a GPU.
+    #[allow(clippy::too_many_arguments)]
+    fn run_candidate(
+        &self,
+        exe: &Path,
+        job: &Path,
+        name: &str,
+        plan_txt: &str,
+        alone: bool,
+        hint: usize,
+        run_timeout: Option<Duration>,
+    ) -> Result<(PathBuf, sandbox::RunResult), VerifyError> {
+        let run = job.join(name);
+        std::fs::create_dir_all(&run)?;
+        let bin = run.join("candidate");
+        std::fs::copy(exe, &bin)?;
+        std::fs::write(run.join("plan.txt"), plan_txt)?;
+        sandbox::hand_over(&run)?;
+        let detected = self.gpus.is_ok();
+        let (gpu_index, _use) = if alone {
+            self.machine.timed_run()
+        } else {
+            self.machine.screening_run(hint)
+        };
+        let env = vec![("CUDA_VISIBLE_DEVICES".to_string(), gpu_index.to_string())];
+        let args = vec![".".to_string()];
+        let mut limits = self.run_limits();
+        if let Some(t) = run_timeout {
+            limits.wall = t;
+            limits.cpu_seconds = Some(cpu_limit(t));
+        }
+        let mut r = sandbox::run(&bin, &args, &run, &env, &limits)?;
+        // Some drivers only open their device nodes to root: then run without the uid drop
+        // rather than report a GPU that is there as missing.
+        if detected
+            && r.exit == sandbox::Exit::Code(20)
+            && limits.drop_privileges
+            && sandbox::is_root()
+        {
+            tracing::warn!("GPU not usable as an unprivileged uid; running the candidate as root");
+            limits.drop_privileges = false;
+            r = sandbox::run(&bin, &args, &run, &env, &limits)?;
+        }
+        Ok((run, r))
     }
 
     /// A compile slot (bounded by the cores) and a shared use of the machine, held while compiling.

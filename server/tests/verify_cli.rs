@@ -308,3 +308,42 @@ fn a_region_file_and_a_manifest_work_without_a_gpu() {
             .contains("| a |")
     );
 }
+
+/// The GPU tests' infinite loop must really hang: ptxas deletes a side-effect-free spin (one on a
+/// local, even a `volatile` one, is only a register in the PTX), and such a "hang" simply runs
+/// (docs/reports/verify/README.md, 2026-12-03). A volatile load from global memory cannot go.
+#[test]
+fn the_infinite_loop_adversary_keeps_a_load_in_its_loop() {
+    let Ok(nvcc) = cuda_offload::verify::toolchain::find_nvcc(
+        None,
+        &cuda_offload::verify::toolchain::default_project_roots(),
+    ) else {
+        println!("SKIP: no nvcc (run scripts/setup)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let ptx = dir.path().join("loop.ptx");
+    let out = Command::new(&nvcc.path)
+        .args(["-O3", "-arch=sm_90", "-ptx", "-o"])
+        .arg(&ptx)
+        .arg(testdata().join("candidates/adv_infinite_loop.cu"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&ptx).unwrap();
+    let body = text
+        .split("$L__BB0_1:")
+        .nth(1)
+        .expect("the kernel has a loop")
+        .split("bra")
+        .next()
+        .unwrap();
+    assert!(
+        body.contains("ld.volatile.global"),
+        "the spin loop loads nothing from memory:\n{body}"
+    );
+}

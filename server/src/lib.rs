@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod bench;
 pub mod cli;
 pub mod config;
+pub mod geomean;
 pub mod graph;
 pub mod llm;
 pub mod lsp;

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use super::records::Record;
+use crate::geomean::geomean;
 use crate::graph::tasks::Tier;
 
 /// The aggregate of one group of records (one strategy, one tier or all tiers).
@@ -26,15 +27,6 @@ pub struct Aggregate {
 }
 
 /// Geometric mean of the positive finite values; `None` for none.
-pub fn geomean(values: impl IntoIterator<Item = f64>) -> Option<f64> {
-    let logs: Vec<f64> = values
-        .into_iter()
-        .filter(|v| v.is_finite() && *v > 0.0)
-        .map(f64::ln)
-        .collect();
-    (!logs.is_empty()).then(|| (logs.iter().sum::<f64>() / logs.len() as f64).exp())
-}
-
 pub fn aggregate<'a>(records: impl IntoIterator<Item = &'a Record>) -> Aggregate {
     let records: Vec<&Record> = records.into_iter().collect();
     let correct: Vec<&&Record> = records.iter().filter(|r| r.correct).collect();
@@ -248,15 +240,6 @@ pub fn markdown(suite: &str, records: &[Record]) -> String {
 mod tests {
     use super::*;
     use crate::bench::records::tests::record;
-
-    #[test]
-    fn geomean_of_known_values() {
-        assert_eq!(geomean([]), None);
-        assert!((geomean([2.0, 8.0]).unwrap() - 4.0).abs() < 1e-12);
-        assert!((geomean([1.0, 10.0, 100.0]).unwrap() - 10.0).abs() < 1e-9);
-        // Non-positive and non-finite values cannot enter a geometric mean.
-        assert!((geomean([4.0, 0.0, f64::NAN]).unwrap() - 4.0).abs() < 1e-12);
-    }
 
     #[test]
     fn aggregates_count_pass_at_1_over_all_and_means_over_correct_only() {

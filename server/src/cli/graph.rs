@@ -79,7 +79,7 @@ enum GraphCommand {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
     },
-    /// Show a technique's successors with example counts and mean measured speedups
+    /// Show a technique's successors with example counts and geometric-mean measured speedups
     Show {
         technique: String,
         #[arg(long, value_name = "FILE")]
@@ -621,6 +621,6 @@ fn show(
 fn speedup_text(speedup: Option<f64>) -> String {
     speedup.map_or_else(
         || ", no measurement yet".to_string(),
-        |s| format!(", mean speedup {s:.1}×"),
+        |s| format!(", geomean speedup {s:.1}×"),
     )
 }

@@ -16,7 +16,7 @@ pub struct Successor {
     pub title: String,
     pub examples: usize,
     pub verified_examples: usize,
-    /// Mean measured kernel speedup (over serial) of the verified examples; `None` before any.
+    /// Geometric mean of the verified examples' measured kernel speedups over serial; `None` before any.
     pub mean_speedup: Option<f64>,
 }
 
@@ -31,7 +31,7 @@ pub struct ScoredExample<'g> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PathRank {
-    /// Highest mean measured speedup after the last step first (paths without measurements last).
+    /// Highest geometric-mean measured speedup after the last step first (paths without measurements last).
     #[default]
     MeanSpeedup,
     /// Most supported first: the smallest example count along the path, then the longer path.
@@ -45,7 +45,7 @@ pub struct PathSuggestion {
     pub techniques: Vec<String>,
     /// Smallest example count of the path's edges.
     pub support: usize,
-    /// Mean measured speedup of the last edge's verified examples.
+    /// Geometric mean of the measured speedups of the last edge's verified examples.
     pub mean_speedup: Option<f64>,
 }
 
@@ -79,9 +79,12 @@ fn of_kind(examples: &[Example], kind: Option<LoopKind>) -> impl Iterator<Item =
         .filter(move |e| kind.is_none_or(|k| e.kind == k))
 }
 
+/// Geometric, not arithmetic: an edge's examples come from tasks whose serial baselines differ by
+/// orders of magnitude, and one task at 5000× would otherwise outrank a technique that helps
+/// everywhere (measured at the tasks' own shapes, the arithmetic mean put `fast_math_intrinsics`
+/// first after `parallelize_outer_loop` on three examples).
 fn mean_speedup<'a>(examples: impl Iterator<Item = &'a Example>) -> Option<f64> {
-    let speedups: Vec<f64> = examples.filter_map(Example::speedup).collect();
-    (!speedups.is_empty()).then(|| speedups.iter().sum::<f64>() / speedups.len() as f64)
+    crate::geomean::geomean(examples.filter_map(Example::speedup))
 }
 
 /// Descending order of optional speedups, `None` last.
@@ -102,7 +105,7 @@ impl ReGraph {
         }
     }
 
-    /// Successors of a technique in graph order, with example counts and mean measured speedups;
+    /// Successors of a technique in graph order, with example counts and geometric-mean measured speedups;
     /// with `kind`, only examples from tasks of that loop kind count (successors without any drop out).
     /// `None` when the technique is not a node.
     pub fn successors(&self, technique: &str, kind: Option<LoopKind>) -> Option<Vec<Successor>> {
@@ -116,7 +119,7 @@ impl ReGraph {
         )
     }
 
-    /// Successors best first: highest mean speedup, then most examples, then graph order.
+    /// Successors best first: highest geometric-mean speedup, then most examples, then graph order.
     pub fn ranked_successors(
         &self,
         technique: &str,

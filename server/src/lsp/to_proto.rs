@@ -145,7 +145,7 @@ pub fn hover_markdown(
         for s in suggestions {
             let speed = s
                 .mean_speedup
-                .map(|v| format!(", mean measured speedup {v:.1}×"))
+                .map(|v| format!(", geomean measured speedup {v:.1}×"))
                 .unwrap_or_default();
             md.push_str(&format!(
                 "- {} ({} examples{speed})\n",

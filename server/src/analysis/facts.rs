@@ -7,7 +7,9 @@ use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
 use super::poly::Poly;
-use super::syntax::{Macros, for_each_descendant, line_of, parse_int_literal, text, unparen};
+use super::syntax::{
+    Macros, for_each_descendant, line_of, parse_int_literal, subscript_index, text, unparen,
+};
 
 /// Expressions nested deeper than this are not analysed (the loop is then called sequential):
 /// generated or hostile input must not overflow the stack.
@@ -1162,10 +1164,7 @@ impl Collector<'_> {
         let mut subs = Vec::new();
         let mut n = unparen(node);
         while n.kind() == "subscript_expression" {
-            let idx = n
-                .child_by_field_name("indices")
-                .and_then(|l| l.named_child(0))
-                .and_then(|e| self.poly(e));
+            let idx = subscript_index(n).and_then(|e| self.poly(e));
             subs.push(idx);
             match n.child_by_field_name("argument") {
                 Some(a) => n = unparen(a),
@@ -1411,10 +1410,7 @@ impl Collector<'_> {
         let mut subs_nodes = Vec::new();
         let mut n = unparen(node);
         while n.kind() == "subscript_expression" {
-            if let Some(idx) = n
-                .child_by_field_name("indices")
-                .and_then(|l| l.named_child(0))
-            {
+            if let Some(idx) = subscript_index(n) {
                 subs_nodes.push(idx);
             }
             match n.child_by_field_name("argument") {

@@ -38,17 +38,21 @@ use syntax::{Macros, end_line_of, for_each_descendant, is_loop, line_of, text};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Language {
+    /// C files get the C grammar: C code may use C++ keywords as names (`new`, `class`).
+    C,
     Cpp,
     Cuda,
 }
 
 impl Language {
-    /// `.cpp/.cc/.cxx/.c++/.h/.hpp/.hh/.hxx` are C++, `.cu/.cuh` are CUDA; anything else is not ours.
+    /// `.c` is C, `.cpp/.cc/.cxx/.c++/.h/.hpp/.hh/.hxx` are C++ (a `.h` may be either; C++ reads
+    /// most C headers), `.cu/.cuh` are CUDA; anything else is not ours.
     pub fn from_path(path: &Path) -> Option<Language> {
         let ext = path.extension()?.to_str()?.to_ascii_lowercase();
         match ext.as_str() {
             "cpp" | "cc" | "cxx" | "c++" | "cp" | "h" | "hpp" | "hh" | "hxx" | "h++" | "ipp"
-            | "inl" | "c" => Some(Language::Cpp),
+            | "inl" => Some(Language::Cpp),
+            "c" => Some(Language::C),
             "cu" | "cuh" => Some(Language::Cuda),
             _ => None,
         }
@@ -63,7 +67,19 @@ pub enum AnalysisError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{path}: not a C++ or CUDA file (expected .cpp, .cc, .cxx, .h, .hpp, .cu or .cuh)")]
+    #[error("{path}: {source}")]
+    Outline {
+        path: String,
+        #[source]
+        source: OutlineError,
+    },
+    #[error(
+        "{path}: not UTF-8 text (the first invalid byte is on line {line}); save it as UTF-8 to offload from it"
+    )]
+    NotUtf8 { path: String, line: usize },
+    #[error(
+        "{path}: not a C, C++ or CUDA file (expected .c, .cpp, .cc, .cxx, .h, .hpp, .cu or .cuh)"
+    )]
     UnknownLanguage { path: String },
 }
 
@@ -155,6 +171,39 @@ pub fn analyze_file(path: &Path) -> Result<FileReport, AnalysisError> {
     Ok(analyze_source(&src, lang))
 }
 
+/// A source file as text, for the edits an offload makes to it.
+pub fn read_source(path: &Path) -> Result<String, AnalysisError> {
+    let bytes = std::fs::read(path).map_err(|source| AnalysisError::Read {
+        path: path.display().to_string(),
+        source,
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let line = 1 + e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count();
+        AnalysisError::NotUtf8 {
+            path: path.display().to_string(),
+            line,
+        }
+    })
+}
+
+/// [`outline_at`] on a file: its text, the loop and its region.
+pub fn outline_in_file(
+    path: &Path,
+    line: usize,
+) -> Result<(String, LoopReport, OffloadRegion), AnalysisError> {
+    let lang = Language::from_path(path).ok_or_else(|| AnalysisError::UnknownLanguage {
+        path: path.display().to_string(),
+    })?;
+    let text = read_source(path)?;
+    let (report, region) =
+        outline_at(text.as_bytes(), lang, line).map_err(|source| AnalysisError::Outline {
+            path: path.display().to_string(),
+            source,
+        })?;
+    Ok((text, report, region))
+}
+
 pub(crate) fn parse(src: &[u8], lang: Language, old: Option<&Tree>) -> Option<Tree> {
     let mut parser = Parser::new();
     parser.set_language(&syntax::parser_language(lang)).ok()?;
@@ -217,18 +266,7 @@ pub(crate) fn analyze_units(tree: &Tree, src: &[u8], cache: &mut UnitCache) -> U
     macros.helpers.hash(&mut macro_hasher);
     let macro_key = macro_hasher.finish();
 
-    let mut units: Vec<Node> = Vec::new();
-    for_each_descendant(root, |n| {
-        if n.kind() == "template_declaration" && has_function_child(n) {
-            units.push(n);
-            return false;
-        }
-        if n.kind() == "function_definition" || is_loop(n.kind()) {
-            units.push(n);
-            return false;
-        }
-        true
-    });
+    let units = units_of(root);
     let mut fresh = UnitCache::new();
     let mut out = Vec::new();
     for unit in units {
@@ -253,6 +291,24 @@ pub(crate) fn analyze_units(tree: &Tree, src: &[u8], cache: &mut UnitCache) -> U
     }
 }
 
+/// The units a file is analysed in: top-level functions (templates with their header) and loops
+/// outside any function.
+fn units_of(root: Node) -> Vec<Node> {
+    let mut units: Vec<Node> = Vec::new();
+    for_each_descendant(root, |n| {
+        if n.kind() == "template_declaration" && has_function_child(n) {
+            units.push(n);
+            return false;
+        }
+        if n.kind() == "function_definition" || is_loop(n.kind()) {
+            units.push(n);
+            return false;
+        }
+        true
+    });
+    units
+}
+
 fn has_function_child(n: Node) -> bool {
     let mut cursor = n.walk();
     n.named_children(&mut cursor)
@@ -269,6 +325,27 @@ struct LoopInfo<'t> {
 }
 
 fn analyze_unit(unit: Node, src: &[u8], macros: &Macros) -> Vec<LoopReport> {
+    let infos = loop_infos(unit, src, macros);
+    let known = known_values(unit, src, macros);
+    let mut scopes: HashMap<usize, Vec<scope::VarDecl>> = HashMap::new();
+    let mut reports = Vec::new();
+    for idx in 0..infos.len() {
+        let decls = match infos[idx].site.func {
+            Some(f) => {
+                let all = scopes
+                    .entry(f.id())
+                    .or_insert_with(|| scope::function_vars(f, src));
+                scope::visible_at(all, infos[idx].node.start_byte())
+            }
+            None => Vec::new(),
+        };
+        reports.push(report_for(idx, &infos, src, macros, &known, &decls));
+    }
+    reports
+}
+
+/// Facts and verdicts of every loop of a unit, in document order.
+fn loop_infos<'t>(unit: Node<'t>, src: &[u8], macros: &Macros) -> Vec<LoopInfo<'t>> {
     let extractor = Extractor { src, macros };
     let mut infos: Vec<LoopInfo> = Vec::new();
     for site in syntax::loop_sites(unit) {
@@ -303,22 +380,123 @@ fn analyze_unit(unit: Node, src: &[u8], macros: &Macros) -> Vec<LoopReport> {
             verdict,
         });
     }
-    let known = known_values(unit, src, macros);
-    let mut scopes: HashMap<usize, Vec<scope::VarDecl>> = HashMap::new();
-    let mut reports = Vec::new();
-    for idx in 0..infos.len() {
-        let decls = match infos[idx].site.func {
-            Some(f) => {
-                let all = scopes
-                    .entry(f.id())
-                    .or_insert_with(|| scope::function_vars(f, src));
-                scope::visible_at(all, infos[idx].node.start_byte())
-            }
-            None => Vec::new(),
-        };
-        reports.push(report_for(idx, &infos, src, macros, &known, &decls));
+    infos
+}
+
+/// The outermost enclosing loop that is parallel itself.
+fn parallel_ancestor(idx: usize, infos: &[LoopInfo]) -> Option<usize> {
+    let mut p = infos[idx].parent;
+    let mut found = None;
+    while let Some(a) = p {
+        if infos[a].verdict.kind.is_parallel() {
+            found = Some(a);
+        }
+        p = infos[a].parent;
     }
-    reports
+    found
+}
+
+/// Outlines the nest of loop `idx` as a region; the reason when it cannot be.
+fn outline_loop(
+    idx: usize,
+    infos: &[LoopInfo],
+    src: &[u8],
+    macros: &Macros,
+    work: Option<WorkEstimate>,
+    decls: &[scope::VarDecl],
+) -> Result<OffloadRegion, String> {
+    let info = &infos[idx];
+    let work = work.ok_or("its iteration count is not known")?;
+    let nest = nest_inductions(idx, infos);
+    let req = outline::OutlineRequest {
+        func: info.site.func,
+        decls,
+        in_template: info.site.in_template,
+        src,
+        macros,
+        node: info.node,
+        facts: &info.facts,
+        nest: &nest,
+        kind: info.verdict.kind,
+        line: line_of(info.node),
+        end_line: end_line_of(info.node),
+        work,
+    };
+    outline::outline(&req)
+}
+
+/// Why a loop chosen for offloading has no region.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum OutlineError {
+    #[error("no loop at line {0}")]
+    NoLoop(usize),
+    #[error("the loop at line {line} cannot run in parallel: {reason}")]
+    NotParallel { line: usize, reason: String },
+    #[error("the loop at line {line} is parallel ({kind}) but cannot be outlined: {why}")]
+    NotOutlined {
+        line: usize,
+        kind: &'static str,
+        why: String,
+    },
+}
+
+/// The loop an offload of `line` means: a loop whose statement starts on that line (the
+/// outermost of those), else the outermost loop containing it.
+pub fn loop_for_line(report: &FileReport, line: usize) -> Option<&LoopReport> {
+    report
+        .loops
+        .iter()
+        .filter(|l| l.line == line)
+        .min_by_key(|l| l.depth)
+        .or_else(|| report.loop_at_line(line))
+}
+
+/// The region of the loop an offload of `line` means (see [`loop_for_line`]), outlined on
+/// demand: any parallel loop, an inner one or one that is not hot included.
+pub fn outline_at(
+    src: &[u8],
+    lang: Language,
+    line: usize,
+) -> Result<(LoopReport, OffloadRegion), OutlineError> {
+    let tree = parse(src, lang, None).ok_or(OutlineError::NoLoop(line))?;
+    let report = analyze_tree(&tree, src);
+    let target = loop_for_line(&report, line)
+        .ok_or(OutlineError::NoLoop(line))?
+        .clone();
+    if !target.parallel {
+        return Err(OutlineError::NotParallel {
+            line: target.line,
+            reason: target.reason.clone(),
+        });
+    }
+    if let Some(region) = &target.region {
+        return Ok((target.clone(), region.clone()));
+    }
+    let root = tree.root_node();
+    let mut macros = Macros::collect(root, src);
+    macros.helpers = purity::pure_helpers(root, src, &macros);
+    let not_outlined = |why: String| OutlineError::NotOutlined {
+        line: target.line,
+        kind: target.kind.as_str(),
+        why,
+    };
+    let unit = units_of(root)
+        .into_iter()
+        .find(|u| line_of(*u) <= target.line && target.line <= end_line_of(*u))
+        .ok_or_else(|| not_outlined("the loop was not found again".into()))?;
+    let infos = loop_infos(unit, src, &macros);
+    let idx = infos
+        .iter()
+        .position(|i| line_of(i.node) == target.line && i.depth == target.depth)
+        .ok_or_else(|| not_outlined("the loop was not found again".into()))?;
+    let known = known_values(unit, src, &macros);
+    let decls = match infos[idx].site.func {
+        Some(f) => scope::visible_at(&scope::function_vars(f, src), infos[idx].node.start_byte()),
+        None => Vec::new(),
+    };
+    let work = nest_estimate(idx, &infos, &known, &decls).map(|(_, w)| w);
+    let region = outline_loop(idx, &infos, src, &macros, work, &decls).map_err(not_outlined)?;
+    Ok((target, region))
 }
 
 fn first_error_line(node: Node) -> Option<usize> {
@@ -555,6 +733,42 @@ fn nest_bytes(
     bytes
 }
 
+/// The estimated speedup and the work of loop `idx`'s nest; `None` when its iteration count is
+/// not known.
+fn nest_estimate(
+    idx: usize,
+    infos: &[LoopInfo],
+    known: &HashMap<String, f64>,
+    decls: &[scope::VarDecl],
+) -> Option<(Estimate, WorkEstimate)> {
+    let info = &infos[idx];
+    let nest = nest_inductions(idx, infos);
+    let (iter_poly, iter_text) = nest_iterations(idx, infos).unzip();
+    let mut values = cost::assumed_values(iter_poly.as_ref(), known);
+    let (iters, ops) = nest_work(idx, infos, &values)?;
+    for v in iter_poly.iter().flat_map(|p| p.vars()) {
+        values.entry(v).or_insert(cost::OTHER_SYMBOL);
+    }
+    let bytes = nest_bytes(info, &nest, &values, iters, decls);
+    let text = iter_text.unwrap_or_else(|| "?".into());
+    let nw = cost::NestWork {
+        iterations_text: text.clone(),
+        total_iterations: iters,
+        ops,
+        bytes,
+        transfer_bytes: bytes,
+    };
+    let per = |x: f64| if iters > 0.0 { round3(x / iters) } else { 0.0 };
+    Some((
+        cost::estimate(&nw, info.verdict.kind, &values),
+        WorkEstimate {
+            iterations: text,
+            ops_per_iteration: per(ops),
+            bytes_per_iteration: per(bytes),
+        },
+    ))
+}
+
 fn report_for(
     idx: usize,
     infos: &[LoopInfo],
@@ -569,15 +783,9 @@ fn report_for(
     let parallel = kind.is_parallel();
     let line = line_of(info.node);
     let end_line = end_line_of(info.node);
-    let nest = nest_inductions(idx, infos);
-    let (iter_poly, iter_text) = match nest_iterations(idx, infos) {
-        Some((p, t)) => (Some(p), Some(t)),
-        None => (None, None),
-    };
+    let iter_poly = nest_iterations(idx, infos).map(|(p, _)| p);
 
     // Hot: large (or unknown) iteration count and a body that does something.
-    let mut values = cost::assumed_values(iter_poly.as_ref(), known);
-    let work = nest_work(idx, infos, &values);
     let constant_iters = iter_poly
         .as_ref()
         .filter(|p| p.vars().iter().all(|v| known.contains_key(v)))
@@ -613,49 +821,13 @@ fn report_for(
         reason.push_str(&format!("; not hot: {why}"));
     }
 
-    let mut estimate = None;
-    let mut work_estimate = None;
-    if parallel && let Some((iters, ops)) = work {
-        for v in iter_poly.iter().flat_map(|p| p.vars()) {
-            values.entry(v).or_insert(cost::OTHER_SYMBOL);
-        }
-        let bytes = nest_bytes(info, &nest, &values, iters, decls);
-        let text = iter_text.clone().unwrap_or_else(|| "?".into());
-        let nw = cost::NestWork {
-            iterations_text: text.clone(),
-            total_iterations: iters,
-            ops,
-            bytes,
-            transfer_bytes: bytes,
-        };
-        estimate = Some(cost::estimate(&nw, kind, &values));
-        work_estimate = Some(WorkEstimate {
-            iterations: text,
-            ops_per_iteration: if iters > 0.0 {
-                round3(ops / iters)
-            } else {
-                0.0
-            },
-            bytes_per_iteration: if iters > 0.0 {
-                round3(bytes / iters)
-            } else {
-                0.0
-            },
-        });
-    }
+    let (estimate, work_estimate) = match parallel {
+        true => nest_estimate(idx, infos, known, decls).unzip(),
+        false => (None, None),
+    };
 
     // The region: for the outermost parallel loop of a hot nest.
-    let parallel_ancestor = {
-        let mut p = info.parent;
-        let mut found = None;
-        while let Some(a) = p {
-            if infos[a].verdict.kind.is_parallel() {
-                found = Some(a);
-            }
-            p = infos[a].parent;
-        }
-        found
-    };
+    let parallel_ancestor = parallel_ancestor(idx, infos);
     let mut region = None;
     let mut region_note = None;
     if parallel && hot {
@@ -664,27 +836,11 @@ fn report_for(
                 "part of the nest at line {}, which is outlined as a whole",
                 line_of(infos[a].node)
             ));
-        } else if let Some(w) = work_estimate.clone() {
-            let req = outline::OutlineRequest {
-                func: info.site.func,
-                decls,
-                in_template: info.site.in_template,
-                src,
-                macros,
-                node: info.node,
-                facts: f,
-                nest: &nest,
-                kind,
-                line,
-                end_line,
-                work: w,
-            };
-            match outline::outline(&req) {
+        } else {
+            match outline_loop(idx, infos, src, macros, work_estimate.clone(), decls) {
                 Ok(r) => region = Some(r),
                 Err(why) => region_note = Some(format!("not outlined: {why}")),
             }
-        } else {
-            region_note = Some("not outlined: its iteration count is not known".into());
         }
     }
 

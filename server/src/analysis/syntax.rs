@@ -48,6 +48,15 @@ pub fn unparen(mut node: Node) -> Node {
     node
 }
 
+/// The index of `a[i]`: tree-sitter-cpp wraps it in an argument list (`indices`), tree-sitter-c
+/// names it `index`.
+pub fn subscript_index(node: Node) -> Option<Node> {
+    match node.child_by_field_name("indices") {
+        Some(list) => list.named_child(0),
+        None => node.child_by_field_name("index"),
+    }
+}
+
 pub fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
     let mut cursor = node.walk();
     node.named_children(&mut cursor).collect()
@@ -186,6 +195,7 @@ pub fn parse_int_literal(s: &str) -> Option<i64> {
 
 pub fn parser_language(lang: Language) -> tree_sitter::Language {
     match lang {
+        Language::C => tree_sitter_c::LANGUAGE.into(),
         Language::Cpp => tree_sitter_cpp::LANGUAGE.into(),
         Language::Cuda => tree_sitter_cuda::LANGUAGE.into(),
     }

@@ -57,25 +57,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("settings from {}", path.display());
     }
 
-    let report = analysis::analyze_file(&file)
-        .with_context(|| format!("cannot analyse {}", file.display()))?;
-    let Some(lp) = report.loop_at_line(args.line) else {
-        bail!(
+    let (source, lp, region) = match analysis::outline_in_file(&file, args.line) {
+        Ok(found) => found,
+        Err(analysis::AnalysisError::Outline {
+            source: analysis::OutlineError::NoLoop(_),
+            ..
+        }) => bail!(
             "no loop at {}:{} (run `cuda-offload scan {}` to list them)",
             file.display(),
             args.line,
             file.display()
-        );
+        ),
+        Err(e) => return Err(e.into()),
     };
-    let Some(region) = lp.region.clone().filter(|_| lp.parallel) else {
-        bail!(
-            "the loop at {}:{} cannot be offloaded: {}",
-            file.display(),
-            lp.line,
-            lp.reason
-        );
-    };
-    let source = std::fs::read_to_string(&file)?;
 
     let verifier = Verifier::new(settings.verify_config()).context("the verifier needs nvcc")?;
     let gpu = verifier.gpu_name();

@@ -112,23 +112,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(exit_for(&report))
 }
 
-/// The loop at `line` of `file`, outlined by analysis.
-///
-/// The region of the loop containing `line` (1-based), as analysis outlines it.
+/// The region of the loop at `line` (1-based) of `file`, as analysis outlines it.
 fn region_at_line(file: &Path, line: usize) -> anyhow::Result<OffloadRegion> {
-    let report = crate::analysis::analyze_file(file)
-        .with_context(|| format!("cannot analyse {}", file.display()))?;
-    let lp = report
-        .loop_at_line(line)
-        .with_context(|| format!("no loop at {}:{line}", file.display()))?;
-    lp.region.clone().with_context(|| {
-        format!(
-            "the loop at {}:{} cannot be verified as a region: {}",
-            file.display(),
-            lp.line,
-            lp.reason
-        )
-    })
+    let (_, _, region) = crate::analysis::outline_in_file(file, line)?;
+    Ok(region)
 }
 
 /// `builtin:NAME` or a JSON file (relative to `base`).

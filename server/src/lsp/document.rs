@@ -3,7 +3,7 @@
 
 use ropey::Rope;
 
-use crate::analysis::{self, FileReport, Language};
+use crate::analysis::{self, FileReport, Language, LoopReport, OffloadRegion, OutlineError};
 
 pub struct OpenDocument {
     pub rope: Rope,
@@ -55,5 +55,16 @@ impl OpenDocument {
 
     pub fn text(&self) -> String {
         self.rope.to_string()
+    }
+
+    /// The loop an offload of the 1-based `line` means, with its region, outlined on demand (the
+    /// diagnostics never need it).
+    pub fn outline(&self, line: usize) -> Result<(LoopReport, OffloadRegion), OutlineError> {
+        if let Some(lp) = analysis::loop_for_line(&self.report, line)
+            && let Some(region) = lp.region.clone().filter(|_| lp.parallel)
+        {
+            return Ok((lp.clone(), region));
+        }
+        analysis::outline_at(self.text().as_bytes(), self.language, line)
     }
 }

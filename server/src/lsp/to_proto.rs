@@ -48,7 +48,17 @@ fn sentence(reason: &str) -> String {
 }
 
 pub fn loop_diagnostic(rope: &Rope, report: &LoopReport, enc: Encoding) -> Diagnostic {
-    let message = if report.parallel {
+    let refusal = report
+        .region_note
+        .as_deref()
+        .and_then(|n| n.strip_prefix("not outlined: "));
+    let message = if let Some(why) = refusal.filter(|_| report.parallel) {
+        format!(
+            "Parallel loop ({}), but not offloadable as written: {}",
+            report.kind.as_str(),
+            sentence(why)
+        )
+    } else if report.parallel {
         let estimate = report
             .estimated_speedup
             .map(|s| format!(" Estimated GPU speedup (roofline model, incl. transfers): {s:.1}x."))
@@ -122,11 +132,19 @@ pub fn result_diagnostic(rope: &Rope, result: &LoopResult, enc: Encoding) -> Dia
 /// Markdown for a hover on a loop.
 pub fn hover_markdown(
     report: &LoopReport,
+    refusal: Option<&str>,
     suggestions: &[PathSuggestion],
     result: Option<&LoopResult>,
 ) -> String {
     let mut md = String::new();
-    if report.parallel {
+    if let Some(why) = refusal {
+        md.push_str(&format!(
+            "**Parallel, but not offloadable as written** — {} loop\n\n{}\n\n{}\n\n",
+            report.kind.as_str(),
+            report.reason,
+            sentence(why)
+        ));
+    } else if report.parallel {
         md.push_str(&format!(
             "**Offloadable** — {} loop\n\n{}\n\n",
             report.kind.as_str(),

@@ -28,7 +28,8 @@ pub fn language_of(uri: &Uri, language_id: &str) -> Option<Language> {
         .to_file_path()
         .and_then(|p| Language::from_path(&PathBuf::from(p.as_ref())));
     by_path.or(match language_id {
-        "cpp" | "c" => Some(Language::Cpp),
+        "c" => Some(Language::C),
+        "cpp" => Some(Language::Cpp),
         "cuda" | "cuda-cpp" => Some(Language::Cuda),
         _ => None,
     })

@@ -80,24 +80,14 @@ impl Drop for JobGuard {
 
 async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Option<LSPAny>> {
     let uri = parse_uri(&arg.uri)?;
-    let (report, source, version) = {
+    let (outlined, source, version) = {
         let doc = state
             .documents
             .get(&uri)
             .ok_or_else(|| Error::invalid_params("document is not open"))?;
-        let report = doc
-            .report()
-            .loop_at_line(arg.line as usize + 1)
-            .cloned()
-            .ok_or_else(|| Error::invalid_params(format!("no loop at line {}", arg.line + 1)))?;
-        (report, doc.text(), doc.version)
+        (doc.outline(arg.line as usize + 1), doc.text(), doc.version)
     };
-    let Some(region) = report.region.clone().filter(|_| report.parallel) else {
-        return Err(Error::invalid_params(format!(
-            "this loop cannot be offloaded: {}",
-            report.reason
-        )));
-    };
+    let (report, region) = outlined.map_err(|e| Error::invalid_params(e.to_string()))?;
     if let Some(existing) = state.jobs.running_on(&uri, report.line as u32 - 1) {
         return Err(Error::invalid_params(format!(
             "a search is already running on this loop ({existing})"

@@ -27,17 +27,26 @@ pub fn handle(state: &State, params: HoverParams) -> Option<Hover> {
 /// The Markdown shown for the loop containing a 1-based line (hover, `cuda-offload.showPath`):
 /// verdict, up to `paths` suggested paths from the graph, and the search result if any.
 pub fn loop_markdown(state: &State, uri: &Uri, line: usize, paths: usize) -> Option<String> {
-    let report = state
-        .documents
-        .get(uri)?
-        .report()
-        .loop_at_line(line)?
-        .clone();
-    let suggestions = match (&report.region, state.runner()) {
-        (Some(region), Ok(runner)) => runner.suggested_paths(region, paths),
+    let (report, outlined) = {
+        let doc = state.documents.get(uri)?;
+        let report = doc.report().loop_at_line(line)?.clone();
+        let outlined = report.parallel.then(|| doc.outline(report.line));
+        (report, outlined)
+    };
+    let suggestions = match (&outlined, state.runner()) {
+        (Some(Ok((_, region))), Ok(runner)) => runner.suggested_paths(region, paths),
         _ => Vec::new(),
+    };
+    let refusal = match outlined {
+        Some(Err(e)) => Some(e.to_string()),
+        _ => None,
     };
     let results = state.results_for(uri);
     let result = results.iter().find(|r| r.line == report.line);
-    Some(to_proto::hover_markdown(&report, &suggestions, result))
+    Some(to_proto::hover_markdown(
+        &report,
+        refusal.as_deref(),
+        &suggestions,
+        result,
+    ))
 }

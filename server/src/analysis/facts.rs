@@ -30,7 +30,8 @@ pub const PURE_FUNCTIONS: &[&str] = &[
 const IO_FUNCTIONS: &[&str] = &[
     "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "putc", "scanf", "fscanf", "fgets",
     "getchar", "fread", "fwrite", "fopen", "fclose", "fflush", "perror", "write", "read", "print",
-    "println",
+    "println", "getline", "getc", "fgetc", "ungetc", "sscanf", "sprintf", "snprintf", "vprintf",
+    "vfprintf", "fseek", "ftell", "rewind", "remove", "rename", "system", "exit", "abort",
 ];
 
 const STREAMS: &[&str] = &[
@@ -47,12 +48,62 @@ const STREAMS: &[&str] = &[
 /// Methods of standard containers that only read them.
 const PURE_METHODS: &[&str] = &["size", "data", "length", "empty"];
 
-pub fn is_pure_function(name: &str, macros: &Macros) -> bool {
+/// Library functions that read only their arguments (and strings they point to) and write
+/// nothing, by the header that declares them.
+pub const LIBRARY_HEADERS: &[(&str, &[&str])] = &[
+    (
+        "cctype",
+        &[
+            "tolower", "toupper", "isdigit", "isalpha", "isalnum", "isspace", "isupper", "islower",
+            "isxdigit", "ispunct", "isprint", "iscntrl", "isgraph",
+        ],
+    ),
+    ("cstdlib", &["atof", "atoi", "atol", "atoll"]),
+    ("cstring", &["strlen", "strcmp", "strncmp", "memcmp"]),
+    (
+        "cmath",
+        &[
+            "ldexp",
+            "lround",
+            "llround",
+            "lrint",
+            "rint",
+            "nearbyint",
+            "sqrtl",
+            "fabsl",
+            "expl",
+            "logl",
+            "powl",
+            "floorl",
+            "ceill",
+            "remainder",
+            "remainderf",
+        ],
+    ),
+];
+
+/// A standard-library function with no side effects, by name (`std::` and `::` prefixes and the
+/// upper-case spelling that headers define as macros, `FABS`, `SQRT`, `MAX`, included).
+pub fn is_pure_library_function(name: &str) -> bool {
     let base = name.strip_prefix("std::").unwrap_or(name);
     let base = base.strip_prefix("::").unwrap_or(base);
-    PURE_FUNCTIONS.contains(&base)
-        || macros.pure_functions.iter().any(|m| m == name)
-        || macros.helpers.iter().any(|(h, _)| h == name)
+    let known = |b: &str| {
+        PURE_FUNCTIONS.contains(&b) || LIBRARY_HEADERS.iter().any(|(_, names)| names.contains(&b))
+    };
+    known(base)
+        || (base.len() > 2
+            && base
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
+            && known(&base.to_ascii_lowercase()))
+}
+
+pub fn is_pure_function(name: &str, macros: &Macros) -> bool {
+    // A macro defined in the file is judged by its body, not by its name.
+    if macros.definitions.contains_key(name) {
+        return macros.pure_functions.iter().any(|m| m == name);
+    }
+    is_pure_library_function(name) || macros.helpers.iter().any(|(h, _)| h == name)
 }
 
 fn is_io_function(name: &str) -> bool {
@@ -136,6 +187,10 @@ pub struct ScalarWrite {
     pub text: String,
     /// Where the write takes effect (the end of its assignment), to order it against reads.
     pub byte: usize,
+    /// Inside a branch or a nested loop: it may not happen in every iteration.
+    pub conditional: bool,
+    /// For `x = e`: `e` without spaces.
+    pub assigned: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -174,12 +229,17 @@ pub struct LoopFacts {
     pub range_elem: Option<(String, String)>,
     /// Method calls `v.size()` / `v.data()` on arrays (the outliner rewrites them).
     pub method_calls: Vec<(String, String, usize, usize)>,
+    /// Scalars declared before the loop that every iteration writes before reading them and that
+    /// nothing reads after the loop: private to each iteration.
+    pub private_scalars: Vec<String>,
 }
 
 /// The names a loop body reads or writes, collected before the main pass so that a subscript using
 /// a variable written later in the body is not mistaken for a loop invariant.
 struct Prepass {
     written: HashSet<String>,
+    /// Names assigned as a whole (`p = ...`, `p++`), not only through (`p[i] = ...`).
+    reassigned: HashSet<String>,
     locals: HashSet<String>,
     inner_inductions: Vec<String>,
     shapes: HashMap<String, Shape>,
@@ -235,6 +295,7 @@ impl<'a> Extractor<'a> {
             own_induction: None,
             inductions: pre.inner_inductions.iter().cloned().collect(),
             written: pre.written,
+            reassigned: pre.reassigned,
             locals: pre.locals,
             local_defs: HashMap::new(),
             range_elem: None,
@@ -261,6 +322,7 @@ impl<'a> Extractor<'a> {
                 too_complex: false,
                 range_elem: None,
                 method_calls: Vec::new(),
+                private_scalars: Vec::new(),
             },
             loop_nesting: 0,
             switch_nesting: 0,
@@ -268,6 +330,9 @@ impl<'a> Extractor<'a> {
             current_write: None,
             data_bound: std::cell::Cell::new(false),
             in_header: 0,
+            conditional: 0,
+            minmax: None,
+            pointer_defs: HashMap::new(),
         };
         let own = match form {
             LoopForm::For => header_counter(node, self.src),
@@ -369,6 +434,7 @@ impl<'a> Extractor<'a> {
     fn prepass(&self, node: Node) -> Prepass {
         let mut p = Prepass {
             written: HashSet::new(),
+            reassigned: HashSet::new(),
             locals: HashSet::new(),
             inner_inductions: Vec::new(),
             shapes: HashMap::new(),
@@ -385,6 +451,9 @@ impl<'a> Extractor<'a> {
                     if let Some(t) = n.child_by_field_name(target)
                         && let Some(name) = written_root(t, src)
                     {
+                        if unparen(t).kind() == "identifier" {
+                            p.reassigned.insert(name.clone());
+                        }
                         p.written.insert(name);
                     }
                 }
@@ -499,6 +568,7 @@ struct Collector<'a> {
     own_induction: Option<String>,
     inductions: HashSet<String>,
     written: HashSet<String>,
+    reassigned: HashSet<String>,
     locals: HashSet<String>,
     local_defs: HashMap<String, Option<Poly>>,
     range_elem: Option<(String, String)>,
@@ -513,6 +583,12 @@ struct Collector<'a> {
     data_bound: std::cell::Cell<bool>,
     /// Inside the header (initializer, condition, update) of a nested loop.
     in_header: usize,
+    /// Inside a branch: what is written here may not be written in every iteration.
+    conditional: usize,
+    /// Inside the body of `if (e > m) { m = e; ... }`: (m, e without spaces, "max"/"min").
+    minmax: Option<(String, String, String)>,
+    /// Local pointers into an outer array, never reassigned: `row` in `const T* row = a + i*n`.
+    pointer_defs: HashMap<String, (String, Poly)>,
 }
 
 impl Collector<'_> {
@@ -540,12 +616,65 @@ impl Collector<'_> {
             if self.inductions.contains(&name) {
                 continue;
             }
+            if self.shapes.get(&name) == Some(&Shape::Pointer) {
+                if !self.reassigned.contains(&name)
+                    && let Some(def) = d
+                        .child_by_field_name("value")
+                        .and_then(|v| self.pointer_into_outer(v))
+                {
+                    self.pointer_defs.insert(name, def);
+                }
+                continue;
+            }
             let def = if self.written.contains(&name) {
                 None
             } else {
                 d.child_by_field_name("value").and_then(|v| self.poly(v))
             };
             self.local_defs.insert(name, def);
+        }
+    }
+
+    /// `a + e`, `e + a`, `&a[e]` or `a`, with `a` an array from outside the loop: (a, e).
+    fn pointer_into_outer(&self, value: Node) -> Option<(String, Poly)> {
+        let v = unparen(value);
+        let outer = |n: Node| {
+            let n = unparen(n);
+            (n.kind() == "identifier" && {
+                let name = self.t(n);
+                !self.locals.contains(&name) && !self.inductions.contains(&name)
+            })
+            .then(|| self.t(n))
+        };
+        match v.kind() {
+            "identifier" => Some((outer(v)?, Poly::constant(0))),
+            "binary_expression" => {
+                if self.t(v.child_by_field_name("operator")?) != "+" {
+                    return None;
+                }
+                let (l, r) = (
+                    v.child_by_field_name("left")?,
+                    v.child_by_field_name("right")?,
+                );
+                if let Some(a) = outer(l)
+                    && let Some(e) = self.poly(r)
+                {
+                    return Some((a, e));
+                }
+                Some((outer(r)?, self.poly(l)?))
+            }
+            "pointer_expression" => {
+                if self.t(v.child_by_field_name("operator")?) != "&" {
+                    return None;
+                }
+                let sub = unparen(v.child_by_field_name("argument")?);
+                if sub.kind() != "subscript_expression" {
+                    return None;
+                }
+                let a = outer(sub.child_by_field_name("argument")?)?;
+                Some((a, self.poly(subscript_index(sub)?)?))
+            }
+            _ => None,
         }
     }
 
@@ -575,6 +704,14 @@ impl Collector<'_> {
             return None;
         }
         let node = unparen(node);
+        let direct = self.poly_direct(node, depth, opaque_ok);
+        match direct {
+            None if opaque_ok && depth == 0 => self.invariant_symbol(node),
+            d => d,
+        }
+    }
+
+    fn poly_direct(&self, node: Node, depth: usize, opaque_ok: bool) -> Option<Poly> {
         match node.kind() {
             "number_literal" => parse_int_literal(&self.t(node)).map(Poly::constant),
             "identifier" => self.sym(&self.t(node)),
@@ -609,24 +746,86 @@ impl Collector<'_> {
                     None
                 }
             }
-            "call_expression" | "field_expression" if opaque_ok => {
-                // `v.size()` in a bound: writing elements does not change it, and methods that
-                // would (push_back, resize) make the loop sequential anyway.
-                let t: String = self.t(node).split_whitespace().collect();
-                let is_size = t.ends_with(".size()") || t.ends_with(".length()");
-                is_size.then(|| Poly::var(&t))
-            }
-            "subscript_expression" if opaque_ok => {
-                // `rowptr[r + 1]` in a bound: fixed when the loop starts, known only at run time.
-                let root = written_root(node, self.src)?;
-                if self.written.contains(&root) || self.locals.contains(&root) {
-                    return None;
-                }
-                self.data_bound.set(true);
-                Some(Poly::var(&squash(&self.t(node))))
-            }
+            _ if opaque_ok => self.invariant_symbol(node),
             _ => None,
         }
+    }
+
+    /// A bound the loop cannot change, as one opaque symbol: `in.lookups`, `tree->n`, `*dimX`,
+    /// `n / block`, `v.size()`, `numElem()`, `rowptr[r + 1]` (data: known only at run time).
+    /// Invariant when nothing it reads is written or declared in the loop and it calls nothing
+    /// but pure functions and argument-less accessors (methods that would change the object make
+    /// the loop sequential anyway).
+    fn invariant_symbol(&self, node: Node) -> Option<Poly> {
+        let mut ok = true;
+        let mut data = false;
+        for_each_descendant(node, |n| {
+            match n.kind() {
+                "identifier" => {
+                    let name = self.t(n);
+                    if self.written.contains(&name)
+                        || self.locals.contains(&name)
+                        || self.inductions.contains(&name)
+                    {
+                        ok = false;
+                    }
+                }
+                "assignment_expression"
+                | "update_expression"
+                | "new_expression"
+                | "lambda_expression"
+                | "comma_expression" => ok = false,
+                "subscript_expression" => data = true,
+                "call_expression" => {
+                    let args = n
+                        .child_by_field_name("arguments")
+                        .map(|a| a.named_child_count())
+                        .unwrap_or(0);
+                    let f = n
+                        .child_by_field_name("function")
+                        .map(|f| self.t(f))
+                        .unwrap_or_default();
+                    if args > 0 && !is_pure_function(&f, self.macros) {
+                        ok = false;
+                    }
+                    // `v.size()`, `d.numElem()`: writing elements does not change them, and a
+                    // method that would (push_back, resize) makes the loop sequential anyway.
+                    if args == 0 {
+                        return false;
+                    }
+                    // The callee's name is not a variable.
+                    if let Some(f) = n.child_by_field_name("function") {
+                        let f = unparen(f);
+                        if f.kind() == "identifier" {
+                            if let Some(a) = n.child_by_field_name("arguments") {
+                                for_each_descendant(a, |m| {
+                                    if m.kind() == "identifier" {
+                                        let name = self.t(m);
+                                        if self.written.contains(&name)
+                                            || self.locals.contains(&name)
+                                            || self.inductions.contains(&name)
+                                        {
+                                            ok = false;
+                                        }
+                                    }
+                                    true
+                                });
+                            }
+                            return false;
+                        }
+                    }
+                }
+                _ => {}
+            }
+            ok
+        });
+        if !ok {
+            return None;
+        }
+        if data {
+            self.data_bound.set(true);
+        }
+        Some(Poly::var(&squash(&self.t(node))))
     }
 
     fn induction_of(&self, node: Node) -> Result<Induction, String> {
@@ -681,10 +880,22 @@ impl Collector<'_> {
             return Err("its exit condition is incomplete".into());
         };
         let mut op = self.t(cop);
-        let (bound_node, counter_left) = if self.t(unparen(cl)) == var {
-            (cr, true)
+        // `i + K < n` tests `i < n - K`: the side holding the counter may add an invariant.
+        let offset_of = |side: Node| -> Option<Poly> {
+            let p = self.poly_at(side, 0, true)?;
+            (p.coefficient_of(&var)?.as_constant() == Some(1))
+                .then(|| p.sub(&Poly::var(&var)))
+                .flatten()
+                .filter(|rest| !rest.mentions(&var))
+        };
+        let (bound_node, counter_left, offset) = if self.t(unparen(cl)) == var {
+            (cr, true, None)
         } else if self.t(unparen(cr)) == var {
-            (cl, false)
+            (cl, false, None)
+        } else if let Some(off) = offset_of(cl) {
+            (cr, true, Some(off))
+        } else if let Some(off) = offset_of(cr) {
+            (cl, false, Some(off))
         } else {
             return Err(format!(
                 "its exit condition `{}` does not test `{var}`",
@@ -707,6 +918,16 @@ impl Collector<'_> {
                 self.t(bound_node)
             )
         })?;
+        let bound = match offset {
+            Some(off) if !bound.mentions(&var) => bound.sub(&off).ok_or("overflow")?,
+            Some(_) => {
+                return Err(format!(
+                    "its exit condition `{}` is not linear in `{var}`",
+                    self.t(cond)
+                ));
+            }
+            None => bound,
+        };
         let update = node
             .child_by_field_name("update")
             .ok_or("it has no counter update")?;
@@ -851,8 +1072,23 @@ impl Collector<'_> {
             }
             "switch_statement" => {
                 self.switch_nesting += 1;
+                self.conditional += 1;
                 self.visit_children(node, depth);
+                self.conditional -= 1;
                 self.switch_nesting -= 1;
+            }
+            "if_statement" => self.if_statement(node, depth),
+            "conditional_expression" => {
+                if let Some(c) = node.child_by_field_name("condition") {
+                    self.visit(c, depth + 1);
+                }
+                self.conditional += 1;
+                for field in ["consequence", "alternative"] {
+                    if let Some(b) = node.child_by_field_name(field) {
+                        self.visit(b, depth + 1);
+                    }
+                }
+                self.conditional -= 1;
             }
             "break_statement" if self.loop_nesting == 0 && self.switch_nesting == 0 => {
                 self.hazard_exit(node, "`break`");
@@ -872,6 +1108,22 @@ impl Collector<'_> {
                 });
                 self.visit_children(node, depth);
             }
+            "expression_statement" => {
+                // A shift whose value is thrown away only makes sense on a stream (`file << x;`,
+                // `in >> a[i];`), whatever the stream is called.
+                if let Some(e) = node.named_child(0).map(unparen)
+                    && e.kind() == "binary_expression"
+                    && e.child_by_field_name("operator")
+                        .is_some_and(|o| matches!(text(o, self.src).as_ref(), "<<" | ">>"))
+                {
+                    self.facts.trivial = false;
+                    self.facts.io.get_or_insert(Hazard {
+                        what: "stream input/output".into(),
+                        line: line_of(node),
+                    });
+                }
+                self.visit_children(node, depth);
+            }
             "binary_expression" => {
                 let op = node
                     .child_by_field_name("operator")
@@ -887,11 +1139,27 @@ impl Collector<'_> {
                 self.visit_children(node, depth);
             }
             "pointer_expression" => {
-                let is_deref = node
+                let op = node
                     .child_by_field_name("operator")
-                    .is_some_and(|o| text(o, self.src) == "*");
-                if is_deref {
+                    .map(|o| self.t(o))
+                    .unwrap_or_default();
+                let arg = node.child_by_field_name("argument").map(unparen);
+                if op == "*" {
                     self.deref(node, None, depth);
+                } else if let Some(a) =
+                    arg.filter(|a| op == "&" && a.kind() == "subscript_expression")
+                {
+                    // `&a[i]` takes an address and reads no element: only the subscripts are read.
+                    let mut n = a;
+                    while n.kind() == "subscript_expression" {
+                        if let Some(i) = subscript_index(n) {
+                            self.visit(i, depth + 1);
+                        }
+                        match n.child_by_field_name("argument") {
+                            Some(b) => n = unparen(b),
+                            None => break,
+                        }
+                    }
                 } else {
                     self.visit_children(node, depth);
                 }
@@ -920,6 +1188,30 @@ impl Collector<'_> {
             }
             _ => self.visit_children(node, depth),
         }
+    }
+
+    /// `(T)(x)` parses as a call of `(T)`, and `T(x)` is a functional cast: a cast when `T` names
+    /// a type (or, parenthesised, is an upper-case macro the file does not show: a type from a
+    /// header, since a variable would be declared where the analysis sees it).
+    fn is_cast(&self, function: Node) -> bool {
+        let inner = unparen(function);
+        if !matches!(
+            inner.kind(),
+            "identifier" | "type_identifier" | "primitive_type" | "qualified_identifier"
+        ) {
+            return false;
+        }
+        let name = self.t(inner);
+        if self.macros.is_type_name(&name) || inner.kind() == "primitive_type" {
+            return true;
+        }
+        let parenthesised = function.kind() == "parenthesized_expression";
+        parenthesised
+            && !self.macros.definitions.contains_key(&name)
+            && !self.locals.contains(&name)
+            && name
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
     }
 
     fn visit_children(&mut self, node: Node, depth: usize) {
@@ -967,6 +1259,18 @@ impl Collector<'_> {
         let left = unparen(left);
         let op = self.t(op);
         match op.as_str() {
+            "=" if left.kind() == "identifier" && self.minmax.is_some() => {
+                let name = self.t(left);
+                let (m, value, kind) = self.minmax.clone().unwrap_or_default();
+                let op = if name == m && squash(&self.t(right)) == value {
+                    kind
+                } else {
+                    // Carried along with the extremum (the index of an argmax).
+                    format!("arg{kind}")
+                };
+                self.write_target(left, WriteKind::Accumulate(op), None, depth);
+                self.visit(right, depth + 1);
+            }
             "=" => {
                 if left.kind() == "identifier" {
                     let name = self.t(left);
@@ -1040,6 +1344,100 @@ impl Collector<'_> {
                 self.visit(right, depth + 1);
             }
         }
+    }
+
+    fn if_statement(&mut self, node: Node, depth: usize) {
+        let cond = node.child_by_field_name("condition");
+        let pattern = cond.and_then(|c| self.minmax_pattern(node, c));
+        match (cond, &pattern) {
+            (Some(c), Some((_, skip))) => self.visit_except(c, *skip, depth),
+            (Some(c), None) => self.visit(c, depth + 1),
+            _ => {}
+        }
+        let saved = self.minmax.take();
+        if let Some((m, _)) = pattern {
+            self.minmax = Some(m);
+        }
+        self.conditional += 1;
+        for field in ["consequence", "alternative"] {
+            if let Some(b) = node.child_by_field_name(field) {
+                self.visit(b, depth + 1);
+            }
+        }
+        self.conditional -= 1;
+        self.minmax = saved;
+    }
+
+    /// `if (e > m) { m = e; k = i; }` (any of `<`, `>`, `<=`, `>=`, either side, no `else`): a
+    /// max (min) reduction of `m`, with `k` carried along (argmax). Returns the pattern and the
+    /// `m` of the condition, whose read is part of the reduction.
+    fn minmax_pattern<'t>(
+        &self,
+        node: Node<'t>,
+        cond: Node<'t>,
+    ) -> Option<((String, String, String), Node<'t>)> {
+        if node.child_by_field_name("alternative").is_some() {
+            return None;
+        }
+        let mut c = unparen(cond);
+        if c.kind() == "condition_clause" {
+            c = unparen(
+                c.child_by_field_name("value")
+                    .or_else(|| c.named_child(0))?,
+            );
+        }
+        if c.kind() != "binary_expression" {
+            return None;
+        }
+        let op = self.t(c.child_by_field_name("operator")?);
+        let (l, r) = (
+            unparen(c.child_by_field_name("left")?),
+            unparen(c.child_by_field_name("right")?),
+        );
+        // Which side is the accumulator: the one assigned the other side in the body.
+        let body = node.child_by_field_name("consequence")?;
+        for (acc, other, greater_when_left) in [(r, l, true), (l, r, false)] {
+            if acc.kind() != "identifier" {
+                continue;
+            }
+            let name = self.t(acc);
+            if self.locals.contains(&name) || self.inductions.contains(&name) {
+                continue;
+            }
+            let value = squash(&self.t(other));
+            if !self.assigns_in(body, &name, &value) {
+                continue;
+            }
+            // `e > m` with m on the right: m takes larger values, a max.
+            let kind = match (op.as_str(), greater_when_left) {
+                (">" | ">=", true) | ("<" | "<=", false) => "max",
+                ("<" | "<=", true) | (">" | ">=", false) => "min",
+                _ => return None,
+            };
+            return Some(((name, value, kind.to_string()), acc));
+        }
+        None
+    }
+
+    /// Whether `body` holds the statement `name = value;` at its top level.
+    fn assigns_in(&self, body: Node, name: &str, value: &str) -> bool {
+        let stmts = if body.kind() == "compound_statement" {
+            super::syntax::named_children(body)
+        } else {
+            vec![body]
+        };
+        stmts.iter().any(|st| {
+            st.kind() == "expression_statement"
+                && st.named_child(0).is_some_and(|e| {
+                    e.kind() == "assignment_expression"
+                        && e.child_by_field_name("operator")
+                            .is_some_and(|o| text(o, self.src) == "=")
+                        && e.child_by_field_name("left")
+                            .is_some_and(|l| self.t(unparen(l)) == name)
+                        && e.child_by_field_name("right")
+                            .is_some_and(|r| squash(&self.t(r)) == value)
+                })
+        })
     }
 
     /// Visits `node` but not its descendant `skip` (the operand already accounted for).
@@ -1288,7 +1686,14 @@ impl Collector<'_> {
                 !c.locals.contains(&name) && !c.inductions.contains(&name)
             }
         };
-        let placed = if outer(self, arg) {
+        let via_local = |c: &Self, n: Node| {
+            (n.kind() == "identifier")
+                .then(|| c.pointer_defs.get(&c.t(n)).cloned())
+                .flatten()
+        };
+        let placed = if let Some((a, off)) = via_local(self, arg) {
+            Some((a, Some(off), None))
+        } else if outer(self, arg) {
             Some((self.t(arg), Some(Poly::constant(0)), None))
         } else if arg.kind() == "binary_expression"
             && arg
@@ -1300,6 +1705,10 @@ impl Collector<'_> {
                 arg.child_by_field_name("right").map(unparen),
             );
             match (l, r) {
+                (Some(l), Some(r)) if via_local(self, l).is_some() => {
+                    let (a, off) = via_local(self, l).unwrap_or_default();
+                    Some((a, self.poly(r).and_then(|p| p.add(&off)), Some(r)))
+                }
                 (Some(l), Some(r)) if outer(self, l) => Some((self.t(l), self.poly(r), Some(r))),
                 (Some(l), Some(r)) if outer(self, r) => Some((self.t(r), self.poly(l), Some(l))),
                 _ => None,
@@ -1353,6 +1762,13 @@ impl Collector<'_> {
             .current_write
             .clone()
             .unwrap_or_else(|| (self.t(node), node.end_byte()));
+        let assigned = stmt_text
+            .split_once('=')
+            .filter(|(l, r)| {
+                !l.ends_with(['+', '-', '*', '/', '%', '&', '|', '^', '<', '>', '!'])
+                    && !r.starts_with('=')
+            })
+            .map(|(_, r)| squash(r).trim_end_matches(';').to_string());
         self.facts.scalar_writes.push(ScalarWrite {
             name: name.to_string(),
             accumulate,
@@ -1360,6 +1776,8 @@ impl Collector<'_> {
             line: line_of(node),
             text: stmt_text.trim().to_string(),
             byte: end,
+            conditional: self.conditional > 0 || self.loop_nesting > 0,
+            assigned,
         });
     }
 
@@ -1420,8 +1838,16 @@ impl Collector<'_> {
         }
         subs_nodes.reverse();
         let base = n;
-        let array = self.t(base);
-        let is_local = base.kind() == "identifier" && self.locals.contains(&array);
+        let mut array = self.t(base);
+        let mut offset = None;
+        if subs_nodes.len() == 1
+            && let Some((outer, off)) = self.pointer_defs.get(&array)
+        {
+            offset = Some(off.clone());
+            array = outer.clone();
+        }
+        let is_local =
+            offset.is_none() && base.kind() == "identifier" && self.locals.contains(&array);
         let is_private = is_local && self.shapes.get(&array) == Some(&Shape::Storage);
         if is_local && !is_private {
             // Subscripting a local pointer: it may point into any shared array.
@@ -1448,7 +1874,10 @@ impl Collector<'_> {
         if is_local {
             return;
         }
-        let subs: Vec<Option<Poly>> = subs_nodes.iter().map(|s| self.poly(*s)).collect();
+        let mut subs: Vec<Option<Poly>> = subs_nodes.iter().map(|s| self.poly(*s)).collect();
+        if let Some(off) = offset {
+            subs[0] = subs[0].as_ref().and_then(|s| s.add(&off));
+        }
         let index_arrays = subs_nodes
             .iter()
             .filter_map(|s| {
@@ -1485,6 +1914,12 @@ impl Collector<'_> {
             return;
         };
         let line = line_of(node);
+        if self.is_cast(function) {
+            if let Some(args) = node.child_by_field_name("arguments") {
+                self.visit(args, depth + 1);
+            }
+            return;
+        }
         let function = unparen(function);
         let name = match function.kind() {
             "field_expression" => {

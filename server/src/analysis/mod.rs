@@ -11,6 +11,7 @@ mod document;
 mod facts;
 mod outline;
 mod poly;
+mod private;
 mod purity;
 pub mod region;
 mod scope;
@@ -348,11 +349,31 @@ fn analyze_unit(unit: Node, src: &[u8], macros: &Macros) -> Vec<LoopReport> {
 fn loop_infos<'t>(unit: Node<'t>, src: &[u8], macros: &Macros) -> Vec<LoopInfo<'t>> {
     let extractor = Extractor { src, macros };
     let mut infos: Vec<LoopInfo> = Vec::new();
+    let mut vars: HashMap<usize, Vec<scope::VarDecl>> = HashMap::new();
     for site in syntax::loop_sites(unit) {
         let node = site.node;
         let parent = site.parent;
         let depth = site.depth;
-        let facts = extractor.loop_facts(node);
+        let mut facts = extractor.loop_facts(node);
+        if !facts.scalar_writes.is_empty()
+            && let Some(f) = site.func
+        {
+            let mut outermost = parent;
+            while let Some(p) = outermost.and_then(|p| infos[p].parent) {
+                outermost = Some(p);
+            }
+            let fvars = vars
+                .entry(f.id())
+                .or_insert_with(|| scope::function_vars(f, src));
+            private::privatise(
+                &mut facts,
+                node,
+                outermost.map(|p| infos[p].node),
+                site.func,
+                fvars,
+                src,
+            );
+        }
         let verdict = if node.has_error() {
             verdict::Verdict {
                 kind: LoopKind::Sequential,

@@ -100,7 +100,19 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             "`{func_name}` is a template: its types are only known per instantiation"
         ));
     }
-    let decls = req.decls;
+    // `DATA_TYPE x` with `#define DATA_TYPE double` is a `double` to the harness.
+    let resolved: Vec<VarDecl> = req
+        .decls
+        .iter()
+        .map(|d| match req.macros.type_aliases.get(&d.ty) {
+            Some(t) => VarDecl {
+                ty: t.clone(),
+                ..d.clone()
+            },
+            None => d.clone(),
+        })
+        .collect();
+    let decls = &resolved[..];
     let decl_of: HashMap<&str, &VarDecl> = decls.iter().map(|d| (d.name.as_str(), d)).collect();
     let nest_vars: HashSet<&str> = req.nest.iter().map(|i| i.var.as_str()).collect();
 
@@ -112,6 +124,12 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     for_each_descendant(req.node, |n| {
         if n.kind() == "qualified_identifier" {
             return false;
+        }
+        if n.kind() == "type_identifier" {
+            let name = text(n, src).to_string();
+            if req.macros.definitions.contains_key(&name) {
+                used_macros.insert(name);
+            }
         }
         if n.kind() == "identifier" {
             let name = text(n, src).to_string();
@@ -166,8 +184,9 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 decl.ty
             ));
         }
-        if nest_vars.contains(name.as_str()) {
-            // A counter declared before the loop: a local of the outlined function.
+        if nest_vars.contains(name.as_str()) || req.facts.private_scalars.contains(name) {
+            // A counter or a per-iteration temporary declared before the loop: a local of the
+            // outlined function.
             local_lines.push(format!("    {} {name};", decl.ty));
             continue;
         }
@@ -564,6 +583,31 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         source.push_str(def);
         source.push_str("\n\n");
     }
+    // Upper-case spellings of math functions that the file takes from a header it does not show
+    // (the analysis read them as the function they name).
+    let mut aliases: Vec<&str> = req
+        .facts
+        .calls
+        .iter()
+        .map(|(c, _)| c.as_str())
+        .filter(|c| {
+            !req.macros.definitions.contains_key(*c)
+                && c.chars().any(|ch| ch.is_ascii_uppercase())
+                && super::facts::is_pure_library_function(c)
+        })
+        .collect();
+    aliases.sort();
+    aliases.dedup();
+    for a in aliases {
+        let body = match a {
+            "MAX" => "(a, b) ((a) > (b) ? (a) : (b))".to_string(),
+            "MIN" => "(a, b) ((a) < (b) ? (a) : (b))".to_string(),
+            _ => format!("(...) {}(__VA_ARGS__)", a.to_ascii_lowercase()),
+        };
+        source.push_str(&format!(
+            "#ifndef {a}  // assumed: the header defining `{a}` is not in this file\n#define {a}{body}\n#endif\n"
+        ));
+    }
     source.push_str(&signature);
     if whole_function {
         source.push(' ');
@@ -740,6 +784,11 @@ fn includes_for(source: &str, calls: &[(String, usize)]) -> Vec<String> {
     }
     if calls_any(&["min", "max", "clamp"]) {
         inc.push("#include <algorithm>".to_string());
+    }
+    for (header, names) in super::facts::LIBRARY_HEADERS {
+        if calls_any(names) {
+            inc.push(format!("#include <{header}>"));
+        }
     }
     if source.contains("size_t") || source.contains("ptrdiff_t") {
         inc.push("#include <cstddef>".to_string());

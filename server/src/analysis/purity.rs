@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::facts::{PURE_FUNCTIONS, declarator_name, declared_names};
+use super::facts::{declarator_name, declared_names};
 use super::syntax::{Macros, for_each_descendant, named_children, text, unparen};
 
 /// Pure helpers by name, with their definitions in source order.
@@ -137,10 +137,7 @@ fn is_pure(func: Node, src: &[u8], macros: &Macros, pure: &HashSet<String>) -> b
                     .child_by_field_name("function")
                     .map(|f| text(f, src).to_string())
                     .unwrap_or_default();
-                let base = f.trim_start_matches("std::");
-                ok = PURE_FUNCTIONS.contains(&base)
-                    || pure.contains(&f)
-                    || macros.pure_functions.contains(&f);
+                ok = super::facts::is_pure_function(&f, macros) || pure.contains(&f);
             }
             "identifier" => {
                 let name = text(n, src);

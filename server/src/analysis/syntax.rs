@@ -97,11 +97,64 @@ pub struct Macros {
     pub pure_functions: Vec<String>,
     /// Pure helper functions defined in the file (name, definition), in source order.
     pub helpers: Vec<(String, String)>,
+    /// Names the file declares as types (typedefs, structs, classes, enums, macros that expand to
+    /// a type): `(T)(x)` and `T(x)` with such a name are casts, not calls.
+    pub types: std::collections::HashSet<String>,
+    /// Those of them that stand for a builtin type (`DATA_TYPE` → `double`, `real_t` → `float`).
+    pub type_aliases: HashMap<String, String>,
+}
+
+/// Builtin type words a macro may expand to (`#define DATA_TYPE double`).
+const TYPE_WORDS: &[&str] = &[
+    "void",
+    "bool",
+    "char",
+    "short",
+    "int",
+    "long",
+    "float",
+    "double",
+    "signed",
+    "unsigned",
+    "const",
+    "size_t",
+    "int8_t",
+    "int16_t",
+    "int32_t",
+    "int64_t",
+    "uint8_t",
+    "uint16_t",
+    "uint32_t",
+    "uint64_t",
+    "ptrdiff_t",
+    "_Bool",
+];
+
+/// Words written like calls that compute nothing at run time.
+const OPERATOR_WORDS: &[&str] = &[
+    "sizeof",
+    "alignof",
+    "_Alignof",
+    "decltype",
+    "typeof",
+    "__typeof__",
+];
+
+impl Macros {
+    /// Whether `name` spells a type: one the file declares, a builtin, or a `_t` name (the C and
+    /// POSIX convention for typedefs, which often come from headers the file does not show).
+    pub fn is_type_name(&self, name: &str) -> bool {
+        let base = name.strip_prefix("std::").unwrap_or(name);
+        self.types.contains(name)
+            || TYPE_WORDS.contains(&base)
+            || (base.ends_with("_t") && base.len() > 2)
+    }
 }
 
 impl Macros {
     pub fn collect(root: Node, src: &[u8]) -> Self {
         let mut m = Macros::default();
+        let mut function_macros: Vec<(String, Node)> = Vec::new();
         let mut cursor = root.walk();
         let mut stack = vec![root];
         while let Some(node) = stack.pop() {
@@ -119,11 +172,48 @@ impl Macros {
                     if node.kind() == "preproc_def" {
                         if let Some(v) = parse_int_literal(&value) {
                             m.values.insert(name.clone(), v);
+                        } else if !value.is_empty()
+                            && value.split_whitespace().all(|w| TYPE_WORDS.contains(&w))
+                        {
+                            m.types.insert(name.clone());
+                            m.type_aliases.insert(name.clone(), value.clone());
                         }
-                    } else if !has_side_effect_tokens(&value) {
-                        m.pure_functions.push(name.clone());
+                    } else {
+                        function_macros.push((name.clone(), node));
                     }
                     m.definitions.insert(name, def);
+                }
+                "type_definition" => {
+                    let target = node
+                        .child_by_field_name("type")
+                        .map(|t| {
+                            text(t, src)
+                                .split_whitespace()
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        })
+                        .unwrap_or_default();
+                    let builtin =
+                        !target.is_empty() && target.split(' ').all(|w| TYPE_WORDS.contains(&w));
+                    let mut cursor = node.walk();
+                    for d in node.children_by_field_name("declarator", &mut cursor) {
+                        if let Some(n) = declared_type_name(d, src) {
+                            m.types.insert(n.clone());
+                            // The outliner carries the typedef along like a macro.
+                            m.definitions
+                                .insert(n.clone(), text(node, src).trim().to_string());
+                            if builtin && matches!(d.kind(), "type_identifier" | "primitive_type") {
+                                m.type_aliases.insert(n, target.clone());
+                            }
+                        }
+                    }
+                    stack.extend(named_children(node));
+                }
+                "struct_specifier" | "class_specifier" | "union_specifier" | "enum_specifier" => {
+                    if let Some(n) = node.child_by_field_name("name") {
+                        m.types.insert(text(n, src).to_string());
+                    }
+                    stack.extend(named_children(node));
                 }
                 "function_definition" => {}
                 "declaration" => {
@@ -156,8 +246,119 @@ impl Macros {
                 }
             }
         }
+        // A function-like macro is pure when its whole body (comments and continuation lines
+        // included) has no side-effect token and calls only pure functions or pure macros.
+        let bodies: Vec<(String, String, Vec<String>)> = function_macros
+            .iter()
+            .map(|(name, node)| {
+                let params = node
+                    .child_by_field_name("parameters")
+                    .map(|p| {
+                        named_children(p)
+                            .iter()
+                            .map(|c| text(*c, src).to_string())
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let start = node
+                    .child_by_field_name("parameters")
+                    .map(|p| p.end_byte())
+                    .unwrap_or(node.end_byte());
+                let body = String::from_utf8_lossy(&src[start..node.end_byte()]).to_string();
+                (name.clone(), strip_comments(&body), params)
+            })
+            .collect();
+        for _round in 0..4 {
+            let mut changed = false;
+            for (name, body, params) in &bodies {
+                if m.pure_functions.contains(name) || has_side_effect_tokens(body) {
+                    continue;
+                }
+                let calls_ok = called_names(body).iter().all(|c| {
+                    OPERATOR_WORDS.contains(&c.as_str())
+                        || (!params.contains(c)
+                            && (super::facts::is_pure_library_function(c)
+                                || m.pure_functions.contains(c)
+                                || m.is_type_name(c)))
+                });
+                if calls_ok {
+                    m.pure_functions.push(name.clone());
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
         m
     }
+}
+
+/// The type name a typedef's declarator introduces (`T` in `typedef struct {..} *T;`).
+fn declared_type_name(mut d: Node, src: &[u8]) -> Option<String> {
+    for _ in 0..16 {
+        match d.kind() {
+            "type_identifier" | "identifier" | "primitive_type" => {
+                return Some(text(d, src).to_string());
+            }
+            _ => {
+                d = d
+                    .child_by_field_name("declarator")
+                    .or_else(|| d.named_child(0))?
+            }
+        }
+    }
+    None
+}
+
+/// `/* */` and `//` comments removed (a macro's purity is judged on its code alone).
+fn strip_comments(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix("/*") {
+            rest = r.find("*/").map(|e| &r[e + 2..]).unwrap_or("");
+        } else if let Some(r) = rest.strip_prefix("//") {
+            rest = r.find('\n').map(|e| &r[e..]).unwrap_or("");
+        } else {
+            let c = rest.chars().next().unwrap_or(' ');
+            out.push(c);
+            rest = &rest[c.len_utf8()..];
+        }
+    }
+    out
+}
+
+/// Identifiers directly followed by `(` (after optional spaces).
+pub fn called_names(code: &str) -> Vec<String> {
+    let bytes = code.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii_alphabetic() || b == b'_' {
+            let start = i;
+            while i < bytes.len()
+                && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] == b':')
+            {
+                i += 1;
+            }
+            let mut j = i;
+            while j < bytes.len() && bytes[j] == b' ' {
+                j += 1;
+            }
+            if j < bytes.len() && bytes[j] == b'(' {
+                out.push(code[start..i].to_string());
+            }
+        } else if b.is_ascii_digit() {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
 }
 
 fn has_side_effect_tokens(body: &str) -> bool {

@@ -426,3 +426,8 @@ mod document {
         }
     }
 }
+
+#[test]
+fn corpus_real_world_idioms() {
+    check_corpus_file("real_idioms.cpp");
+}

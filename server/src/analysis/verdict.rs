@@ -270,6 +270,21 @@ fn scalar_verdict(f: &LoopFacts, reductions: &mut Vec<String>) -> Option<Verdict
             reductions.push(format!("`{name}` (with `{op}`)"));
             continue;
         }
+        // A flag: every write stores the same constant and the loop never reads it, so the
+        // result is the same whichever iterations write it (an `or` reduction).
+        let flag_value = writes[0]
+            .assigned
+            .as_deref()
+            .filter(|v| is_constant_text(v));
+        if let Some(v) = flag_value
+            && read_elsewhere.is_none()
+            && writes
+                .iter()
+                .all(|w| w.accumulate.is_none() && w.assigned.as_deref() == Some(v))
+        {
+            reductions.push(format!("the flag `{name}` (set to `{v}`)"));
+            continue;
+        }
         let w = writes[0];
         if let Some((line, byte)) = read_elsewhere {
             let first_write = writes.iter().map(|w| w.byte).min().unwrap_or(usize::MAX);
@@ -300,6 +315,21 @@ fn scalar_verdict(f: &LoopFacts, reductions: &mut Vec<String>) -> Option<Verdict
         )));
     }
     None
+}
+
+/// A literal or an upper-case constant (`1`, `true`, `-1`, `'x'`, `FOUND`).
+fn is_constant_text(v: &str) -> bool {
+    let v = v.trim_start_matches('-');
+    !v.is_empty()
+        && (v
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == 'f' || c == 'u' || c == 'l')
+            && v.starts_with(|c: char| c.is_ascii_digit())
+            || matches!(v, "true" | "false" | "NULL" | "nullptr")
+            || (v.starts_with('\'') && v.ends_with('\'') && v.len() >= 3)
+            || v.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+                && v.starts_with(|c: char| c.is_ascii_uppercase()))
 }
 
 /// Whether two iterations of the counter can write the same element through `w` alone: `a[i + j]`
@@ -385,6 +415,14 @@ fn dependence(w: &ArrayRef, r: &ArrayRef, counter: &str, nest_vars: &[String]) -
         ));
     }
     let ci = ws.coefficient_of(counter).unwrap_or_default();
+    // GCD test: `acc[3*i]` against `acc[3*i + 1]` — the distance is no multiple of the stride,
+    // so no two iterations meet.
+    if let (Some(dc), Some(cc)) = (d.as_constant(), ci.as_constant())
+        && cc != 0
+        && dc % cc != 0
+    {
+        return Dep::None;
+    }
     match d.ratio_to(&ci) {
         Some(k) if k < 0 && r.write.is_none() => {
             let is_scan = w

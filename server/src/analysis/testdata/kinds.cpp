@@ -102,7 +102,7 @@ float carried_scalar(int n, const float* x, float* y) {
 
 void shared_temporary(int n, const float* x, float* y) {
     float t;
-    for (int i = 0; i < n; ++i) {  // expect: kind=sequential reason="declare it inside the loop"
+    for (int i = 0; i < n; ++i) {  // expect: kind=map region=yes
         t = x[i] * 2.0f;
         y[i] = t + 1.0f;
     }

@@ -1,0 +1,148 @@
+// General C/C++ idioms that real code uses (issue #17): casts through macros and typedefs, bounds
+// read from structs and accessors, private temporaries, argmax and flags, interleaved fields, row
+// pointers, and the hazards that must stay sequential (any stream, a macro that hides a call).
+#include <cmath>
+#include <fstream>
+
+#define DATA_TYPE double
+#define SCALE(x) ((x) * 2.0) /* doubles; a comment = is not code */
+#define LOG_VALUE(x) log_value(x)
+typedef float real_t;
+
+struct Input { int lookups; int n; };
+void log_value(double v);
+
+void casts(int n, const double* x, DATA_TYPE* y) {
+    for (int i = 0; i < n; i++)  // expect: kind=map region=yes
+        y[i] = (DATA_TYPE)(x[i]) + real_t(2.0) + SCALE(x[i]) + FABS(x[i]);
+}
+
+void struct_bound(Input in, const int* key, int* out) {
+    for (int i = 0; i < in.lookups; i++)  // expect: kind=map
+        out[i] = key[i] + 1;
+}
+
+void pointer_bound(const int* dimX, const float* a, float* b) {
+    for (int i = 0; i < *dimX; ++i)  // expect: kind=map
+        b[i] = a[i] * 0.5f;
+}
+
+void blocked(int n, int block, const float* a, float* b) {
+    for (int j = 0; j < n / block; ++j)  // expect: kind=map
+        b[j] = a[j * block];
+}
+
+void lookahead(int n, const float* x, float* z) {
+    for (int i = 0; i + 4 < n; i++)  // expect: kind=stencil region=yes
+        z[i] = x[i + 4] - x[i];
+}
+
+float private_then_used(int n, const float* x, float* y) {
+    float t = 0.0f;
+    for (int i = 0; i < n; ++i) {  // expect: kind=sequential reason="declare it inside the loop"
+        t = x[i] * 2.0f;
+        y[i] = t + 1.0f;
+    }
+    return t;
+}
+
+void conditional_temporary(int n, const float* x, float* y) {
+    float t = 0.0f;
+    for (int i = 0; i < n; ++i) {  // expect: kind=sequential
+        if (x[i] > 0) t = x[i];
+        y[i] = t;
+    }
+}
+
+void row_sums_private(int rows, int cols, const double* a, double* s) {
+    double acc;
+    for (int r = 0; r < rows; ++r) {  // expect: kind=map region=yes
+        acc = 0.0;
+        for (int c = 0; c < cols; ++c) acc += a[r * cols + c];  // expect: kind=reduction
+        s[r] = acc;
+    }
+}
+
+int argmax(int n, const float* a) {
+    float best = a[0];
+    int at = 0;
+    for (int i = 1; i < n; ++i) {  // expect: kind=reduction region=yes
+        if (a[i] > best) {
+            best = a[i];
+            at = i;
+        }
+    }
+    return at;
+}
+
+float min_value(int n, const float* a) {
+    float m = 1e30f;
+    for (int i = 0; i < n; ++i)  // expect: kind=reduction
+        if (m > a[i]) m = a[i];
+    return m;
+}
+
+int any_negative(int n, const float* a) {
+    int bad = 0;
+    for (int i = 0; i < n; ++i)  // expect: kind=reduction region=yes
+        if (a[i] < 0) bad = 1;
+    return bad;
+}
+
+int last_negative(int n, const float* a) {
+    int where = -1;
+    for (int i = 0; i < n; ++i)  // expect: kind=sequential
+        if (a[i] < 0) where = i;
+    return where;
+}
+
+void interleaved(int n, const float* f, float* acc) {
+    for (int i = 0; i < n; ++i) {  // expect: kind=map region=yes
+        acc[3 * i] = f[i];
+        acc[3 * i + 1] = 2.0f * f[i];
+        acc[3 * i + 2] = 3.0f * f[i];
+    }
+}
+
+void overlapping(int n, float* acc) {
+    for (int i = 0; i < n; ++i) {  // expect: kind=sequential
+        acc[2 * i] = 1.0f;
+        acc[2 * i + 2] += 1.0f;
+    }
+}
+
+void row_pointer(int rows, int cols, const float* in, float* out) {
+    for (int r = 0; r < rows; ++r) {  // expect: kind=map region=yes
+        const float* row = in + r * cols;
+        float* dst = &out[r * cols];
+        for (int c = 0; c < cols; ++c) dst[c] = row[c] * 2.0f;  // expect: kind=map
+    }
+}
+
+void row_pointer_overlap(int rows, int cols, float* a) {
+    for (int r = 1; r < rows; ++r) {  // expect: kind=sequential
+        const float* prev = a + (r - 1) * cols;
+        float* cur = a + r * cols;
+        for (int c = 0; c < cols; ++c) cur[c] += prev[c];  // expect: kind=map
+    }
+}
+
+void write_file(int n, const float* a, std::ofstream& file) {
+    for (int i = 0; i < n; ++i)  // expect: kind=sequential reason="stream"
+        file << a[i];
+}
+
+void read_file(int n, float* a, std::ifstream& file) {
+    for (int i = 0; i < n; ++i)  // expect: kind=sequential reason="stream"
+        file >> a[i];
+}
+
+void macro_hides_call(int n, const double* a) {
+    for (int i = 0; i < n; ++i)  // expect: kind=sequential reason="LOG_VALUE"
+        LOG_VALUE(a[i]);
+}
+
+void char_classes(int n, const char* s, char* t) {
+    for (int i = 0; i < n; ++i)  // expect: kind=map
+        t[i] = tolower(s[i]);
+}

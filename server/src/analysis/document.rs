@@ -6,11 +6,12 @@
 
 use tree_sitter::{InputEdit, Point, Tree};
 
-use super::{FileReport, Language, UnitCache, UnitReports, analyze_units, parse};
+use super::{FileReport, Headers, Language, UnitCache, UnitReports, analyze_units, parse};
 
 pub struct Document {
     text: String,
     lang: Language,
+    headers: Headers,
     tree: Option<Tree>,
     cache: UnitCache,
     units: UnitReports,
@@ -28,9 +29,15 @@ impl std::fmt::Debug for Document {
 
 impl Document {
     pub fn new(text: &str, lang: Language) -> Self {
+        Self::with_headers(text, lang, Headers::default())
+    }
+
+    /// A document whose loops are read with what its project headers define.
+    pub fn with_headers(text: &str, lang: Language, headers: Headers) -> Self {
         let mut doc = Document {
             text: text.to_string(),
             lang,
+            headers,
             tree: None,
             cache: UnitCache::new(),
             units: UnitReports {
@@ -49,6 +56,10 @@ impl Document {
 
     pub fn language(&self) -> Language {
         self.lang
+    }
+
+    pub fn headers(&self) -> &Headers {
+        &self.headers
     }
 
     pub fn tree(&self) -> Option<&Tree> {
@@ -94,7 +105,7 @@ impl Document {
 
     fn reanalyse(&mut self) {
         self.units = match &self.tree {
-            Some(tree) => analyze_units(tree, self.text.as_bytes(), &mut self.cache),
+            Some(tree) => analyze_units(tree, self.text.as_bytes(), &self.headers, &mut self.cache),
             None => UnitReports {
                 units: Vec::new(),
                 has_syntax_errors: false,

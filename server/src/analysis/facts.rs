@@ -277,6 +277,9 @@ fn declarator_shape(mut d: Node) -> Shape {
 pub struct Extractor<'a> {
     pub src: &'a [u8],
     pub macros: &'a Macros,
+    /// Variables of the enclosing function whose `[]` inserts a missing key (`std::map`,
+    /// `std::unordered_map`): subscripting them changes the container.
+    pub keyed: &'a HashSet<String>,
 }
 
 impl<'a> Extractor<'a> {
@@ -333,6 +336,8 @@ impl<'a> Extractor<'a> {
             conditional: 0,
             minmax: None,
             pointer_defs: HashMap::new(),
+            discarded: HashSet::new(),
+            keyed: self.keyed,
         };
         let own = match form {
             LoopForm::For => header_counter(node, self.src),
@@ -589,6 +594,10 @@ struct Collector<'a> {
     minmax: Option<(String, String, String)>,
     /// Local pointers into an outer array, never reassigned: `row` in `const T* row = a + i*n`.
     pointer_defs: HashMap<String, (String, Poly)>,
+    /// Increments whose value is thrown away.
+    discarded: HashSet<usize>,
+    /// Variables whose `[]` inserts (maps and sets).
+    keyed: &'a HashSet<String>,
 }
 
 impl Collector<'_> {
@@ -633,6 +642,14 @@ impl Collector<'_> {
             };
             self.local_defs.insert(name, def);
         }
+    }
+
+    /// The polynomial body of an index macro called by `call` (`FTNREF2D(j, k, ...)`).
+    fn index_macro(&self, call: Node) -> Option<&(usize, Poly)> {
+        let f = unparen(call.child_by_field_name("function")?);
+        (f.kind() == "identifier")
+            .then(|| self.macros.function_polys.get(self.t(f).as_str()))
+            .flatten()
     }
 
     /// `a + e`, `e + a`, `&a[e]` or `a`, with `a` an array from outside the loop: (a, e).
@@ -713,6 +730,25 @@ impl Collector<'_> {
 
     fn poly_direct(&self, node: Node, depth: usize, opaque_ok: bool) -> Option<Poly> {
         match node.kind() {
+            "call_expression" if self.index_macro(node).is_some() => {
+                let (arity, body) = self.index_macro(node)?;
+                let args = node.child_by_field_name("arguments")?;
+                let args: Vec<Node> = super::syntax::named_children(args);
+                if args.len() != *arity {
+                    return None;
+                }
+                let mut p = body.clone();
+                for v in body.vars() {
+                    let by = match v.strip_prefix('$') {
+                        Some(k) => {
+                            self.poly_at(args[k.parse::<usize>().ok()?], depth + 1, opaque_ok)?
+                        }
+                        None => self.sym(&v)?,
+                    };
+                    p = p.substitute(&v, &by)?;
+                }
+                Some(p)
+            }
             "number_literal" => parse_int_literal(&self.t(node)).map(Poly::constant),
             "identifier" => self.sym(&self.t(node)),
             "binary_expression" => {
@@ -1027,6 +1063,17 @@ impl Collector<'_> {
                 self.facts.trivial = false;
                 self.current_write = Some((self.t(node), node.end_byte()));
                 if let Some(arg) = node.child_by_field_name("argument") {
+                    if !self.discarded.contains(&node.id()) {
+                        // `x = count++`, `next_code[len]++` as a value: each iteration sees
+                        // what the earlier ones left, not an accumulation.
+                        match unparen(arg).kind() {
+                            "identifier" => self.scalar_read(unparen(arg)),
+                            "subscript_expression" => {
+                                self.array_ref(unparen(arg), None, None, depth)
+                            }
+                            _ => {}
+                        }
+                    }
                     self.write_target(arg, WriteKind::Accumulate("+".into()), None, depth);
                 }
             }
@@ -1059,6 +1106,9 @@ impl Collector<'_> {
                 let body = node.child_by_field_name("body");
                 let mut cursor = node.walk();
                 let children: Vec<Node> = node.named_children(&mut cursor).collect();
+                if let Some(u) = node.child_by_field_name("update") {
+                    self.mark_discarded(u);
+                }
                 for child in children {
                     if Some(child) == body {
                         self.visit(child, depth + 1);
@@ -1109,6 +1159,9 @@ impl Collector<'_> {
                 self.visit_children(node, depth);
             }
             "expression_statement" => {
+                if let Some(e) = node.named_child(0) {
+                    self.mark_discarded(e);
+                }
                 // A shift whose value is thrown away only makes sense on a stream (`file << x;`,
                 // `in >> a[i];`), whatever the stream is called.
                 if let Some(e) = node.named_child(0).map(unparen)
@@ -1343,6 +1396,22 @@ impl Collector<'_> {
                 }
                 self.visit(right, depth + 1);
             }
+        }
+    }
+
+    /// Increments whose value nobody uses (`i++;`, `i++, j++` in a header).
+    fn mark_discarded(&mut self, e: Node) {
+        let e = unparen(e);
+        match e.kind() {
+            "update_expression" => {
+                self.discarded.insert(e.id());
+            }
+            "comma_expression" => {
+                for c in super::syntax::named_children(e) {
+                    self.mark_discarded(c);
+                }
+            }
+            _ => {}
         }
     }
 
@@ -1845,6 +1914,12 @@ impl Collector<'_> {
         {
             offset = Some(off.clone());
             array = outer.clone();
+        }
+        if base.kind() == "identifier" && self.keyed.contains(&array) {
+            self.facts.opaque_write.get_or_insert(Hazard {
+                what: format!("`{}` (`[]` on a map inserts missing keys)", self.t(node)),
+                line: line_of(node),
+            });
         }
         let is_local =
             offset.is_none() && base.kind() == "identifier" && self.locals.contains(&array);

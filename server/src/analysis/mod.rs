@@ -9,6 +9,7 @@
 mod cost;
 mod document;
 mod facts;
+mod headers;
 mod outline;
 mod poly;
 mod private;
@@ -18,7 +19,7 @@ mod scope;
 mod syntax;
 mod verdict;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -28,6 +29,7 @@ use tree_sitter::{Node, Parser, Tree};
 pub use cost::Estimate;
 pub use document::Document;
 pub use facts::LoopForm;
+pub use headers::Headers;
 pub use region::{
     Access, DeclaredSizes, InputSpec, LoopKind, OffloadRegion, RegionParam, SizeTable, WorkEstimate,
 };
@@ -155,8 +157,13 @@ pub struct LoopReport {
 
 /// Analyses a buffer. Never panics; a buffer tree-sitter cannot parse at all yields no loops.
 pub fn analyze_source(src: &[u8], lang: Language) -> FileReport {
+    analyze_source_with(src, lang, &Headers::default())
+}
+
+/// [`analyze_source`] with what the file's project headers define.
+pub fn analyze_source_with(src: &[u8], lang: Language, headers: &Headers) -> FileReport {
     match parse(src, lang, None) {
-        Some(tree) => analyze_tree(&tree, src),
+        Some(tree) => analyze_tree(&tree, src, headers),
         None => FileReport::default(),
     }
 }
@@ -169,7 +176,11 @@ pub fn analyze_file(path: &Path) -> Result<FileReport, AnalysisError> {
         path: path.display().to_string(),
         source,
     })?;
-    Ok(analyze_source(&src, lang))
+    let headers = path
+        .parent()
+        .map(|dir| Headers::for_source(&src, dir))
+        .unwrap_or_default();
+    Ok(analyze_source_with(&src, lang, &headers))
 }
 
 /// A source file as text, for the edits an offload makes to it.
@@ -197,11 +208,16 @@ pub fn outline_in_file(
         path: path.display().to_string(),
     })?;
     let text = read_source(path)?;
-    let (report, region) =
-        outline_at(text.as_bytes(), lang, line).map_err(|source| AnalysisError::Outline {
+    let headers = path
+        .parent()
+        .map(|dir| Headers::for_source(text.as_bytes(), dir))
+        .unwrap_or_default();
+    let (report, region) = outline_at(text.as_bytes(), lang, line, &headers).map_err(|source| {
+        AnalysisError::Outline {
             path: path.display().to_string(),
             source,
-        })?;
+        }
+    })?;
     Ok((text, report, region))
 }
 
@@ -245,20 +261,24 @@ impl UnitReports {
     }
 }
 
-fn analyze_tree(tree: &Tree, src: &[u8]) -> FileReport {
+fn analyze_tree(tree: &Tree, src: &[u8], headers: &Headers) -> FileReport {
     let mut cache = UnitCache::new();
-    let units = analyze_units(tree, src, &mut cache);
+    let units = analyze_units(tree, src, headers, &mut cache);
     drop(cache);
     units.into_file_report()
 }
 
 /// Analyses a parsed tree; units whose key is in `cache` are reused, and `cache` is left holding
 /// exactly the units of this tree.
-pub(crate) fn analyze_units(tree: &Tree, src: &[u8], cache: &mut UnitCache) -> UnitReports {
+pub(crate) fn analyze_units(
+    tree: &Tree,
+    src: &[u8],
+    headers: &Headers,
+    cache: &mut UnitCache,
+) -> UnitReports {
     use std::hash::{Hash, Hasher};
     let root = tree.root_node();
-    let mut macros = Macros::collect(root, src);
-    macros.helpers = purity::pure_helpers(root, src, &macros);
+    let macros = file_macros(root, src, headers);
     // Every unit's verdicts depend on the file's macros and pure helpers.
     let mut macro_hasher = std::collections::hash_map::DefaultHasher::new();
     let mut defs: Vec<_> = macros.definitions.values().collect();
@@ -290,6 +310,18 @@ pub(crate) fn analyze_units(tree: &Tree, src: &[u8], cache: &mut UnitCache) -> U
         units: out,
         has_syntax_errors: root.has_error(),
     }
+}
+
+/// The file's macros, types and pure helpers, with what its headers add.
+fn file_macros(root: Node, src: &[u8], headers: &Headers) -> Macros {
+    let mut macros = Macros::collect(root, src);
+    macros.absorb(headers.macros.clone());
+    let own = purity::pure_helpers(root, src, &macros);
+    macros
+        .helpers
+        .retain(|(h, _)| !own.iter().any(|(o, _)| o == h));
+    macros.helpers.extend(own);
+    macros
 }
 
 /// The units a file is analysed in: top-level functions (templates with their header) and loops
@@ -347,24 +379,32 @@ fn analyze_unit(unit: Node, src: &[u8], macros: &Macros) -> Vec<LoopReport> {
 
 /// Facts and verdicts of every loop of a unit, in document order.
 fn loop_infos<'t>(unit: Node<'t>, src: &[u8], macros: &Macros) -> Vec<LoopInfo<'t>> {
-    let extractor = Extractor { src, macros };
     let mut infos: Vec<LoopInfo> = Vec::new();
-    let mut vars: HashMap<usize, Vec<scope::VarDecl>> = HashMap::new();
+    let mut vars: HashMap<usize, (Vec<scope::VarDecl>, HashSet<String>)> = HashMap::new();
+    let none = (Vec::new(), HashSet::new());
     for site in syntax::loop_sites(unit) {
         let node = site.node;
         let parent = site.parent;
         let depth = site.depth;
+        let (fvars, keyed) = match site.func {
+            Some(f) => &*vars.entry(f.id()).or_insert_with(|| {
+                let v = scope::function_vars(f, src);
+                let keyed = v
+                    .iter()
+                    .filter(|d| d.pointer == 0 && d.ty.contains("map<"))
+                    .map(|d| d.name.clone())
+                    .collect();
+                (v, keyed)
+            }),
+            None => &none,
+        };
+        let extractor = Extractor { src, macros, keyed };
         let mut facts = extractor.loop_facts(node);
-        if !facts.scalar_writes.is_empty()
-            && let Some(f) = site.func
-        {
+        if !facts.scalar_writes.is_empty() && site.func.is_some() {
             let mut outermost = parent;
             while let Some(p) = outermost.and_then(|p| infos[p].parent) {
                 outermost = Some(p);
             }
-            let fvars = vars
-                .entry(f.id())
-                .or_insert_with(|| scope::function_vars(f, src));
             private::privatise(
                 &mut facts,
                 node,
@@ -478,9 +518,10 @@ pub fn outline_at(
     src: &[u8],
     lang: Language,
     line: usize,
+    headers: &Headers,
 ) -> Result<(LoopReport, OffloadRegion), OutlineError> {
     let tree = parse(src, lang, None).ok_or(OutlineError::NoLoop(line))?;
-    let report = analyze_tree(&tree, src);
+    let report = analyze_tree(&tree, src, headers);
     let target = loop_for_line(&report, line)
         .ok_or(OutlineError::NoLoop(line))?
         .clone();
@@ -494,8 +535,7 @@ pub fn outline_at(
         return Ok((target.clone(), region.clone()));
     }
     let root = tree.root_node();
-    let mut macros = Macros::collect(root, src);
-    macros.helpers = purity::pure_helpers(root, src, &macros);
+    let macros = file_macros(root, src, headers);
     let not_outlined = |why: String| OutlineError::NotOutlined {
         line: target.line,
         kind: target.kind.as_str(),

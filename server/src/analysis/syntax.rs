@@ -102,6 +102,9 @@ pub struct Macros {
     pub types: std::collections::HashSet<String>,
     /// Those of them that stand for a builtin type (`DATA_TYPE` → `double`, `real_t` → `float`).
     pub type_aliases: HashMap<String, String>,
+    /// Function-like macros whose body is an integer polynomial of their parameters (index
+    /// macros: `FTNREF2D(i, j, nx, lx, ly)` → `nx*(j - ly) + i - lx`), parameters named `$0`, `$1`..
+    pub function_polys: HashMap<String, (usize, super::poly::Poly)>,
 }
 
 /// Builtin type words a macro may expand to (`#define DATA_TYPE double`).
@@ -152,6 +155,33 @@ impl Macros {
 }
 
 impl Macros {
+    /// Adds what `other` (a header) defines, where this file does not define it itself.
+    pub fn absorb(&mut self, other: Macros) {
+        for (k, v) in other.values {
+            self.values.entry(k).or_insert(v);
+        }
+        for (k, v) in other.definitions {
+            self.definitions.entry(k).or_insert(v);
+        }
+        for f in other.pure_functions {
+            if !self.pure_functions.contains(&f) {
+                self.pure_functions.push(f);
+            }
+        }
+        for (name, def) in other.helpers {
+            if !self.helpers.iter().any(|(h, _)| *h == name) {
+                self.helpers.push((name, def));
+            }
+        }
+        self.types.extend(other.types);
+        for (k, v) in other.type_aliases {
+            self.type_aliases.entry(k).or_insert(v);
+        }
+        for (k, v) in other.function_polys {
+            self.function_polys.entry(k).or_insert(v);
+        }
+    }
+
     pub fn collect(root: Node, src: &[u8]) -> Self {
         let mut m = Macros::default();
         let mut function_macros: Vec<(String, Node)> = Vec::new();
@@ -268,6 +298,11 @@ impl Macros {
                 (name.clone(), strip_comments(&body), params)
             })
             .collect();
+        for (name, body, params) in &bodies {
+            if let Some(p) = macro_poly(body, params, &m.values) {
+                m.function_polys.insert(name.clone(), (params.len(), p));
+            }
+        }
         for _round in 0..4 {
             let mut changed = false;
             for (name, body, params) in &bodies {
@@ -292,6 +327,103 @@ impl Macros {
         }
         m
     }
+}
+
+/// A macro body as an integer polynomial of its parameters (`$0`, `$1`, ..) and of other names.
+fn macro_poly(
+    body: &str,
+    params: &[String],
+    values: &HashMap<String, i64>,
+) -> Option<super::poly::Poly> {
+    use super::poly::Poly;
+    let body = body.trim();
+    if body.is_empty() || body.len() > 2000 {
+        return None;
+    }
+    let wrapped = format!("long __v = ({body});");
+    let mut parser = tree_sitter::Parser::new();
+    parser
+        .set_language(&tree_sitter_cpp::LANGUAGE.into())
+        .ok()?;
+    let tree = parser.parse(wrapped.as_bytes(), None)?;
+    if tree.root_node().has_error() {
+        return None;
+    }
+    let src = wrapped.as_bytes();
+    let mut value = None;
+    for_each_descendant(tree.root_node(), |n| {
+        if value.is_none() && n.kind() == "init_declarator" {
+            value = n.child_by_field_name("value");
+        }
+        value.is_none()
+    });
+    fn eval(
+        n: Node,
+        src: &[u8],
+        params: &[String],
+        values: &HashMap<String, i64>,
+        depth: usize,
+    ) -> Option<Poly> {
+        if depth > 64 {
+            return None;
+        }
+        let n = unparen(n);
+        match n.kind() {
+            "number_literal" => parse_int_literal(&text(n, src)).map(Poly::constant),
+            "identifier" => {
+                let name = text(n, src);
+                match params.iter().position(|p| *p == name) {
+                    Some(k) => Some(Poly::var(&format!("${k}"))),
+                    None => Some(
+                        values
+                            .get(name.as_ref())
+                            .map(|v| Poly::constant(*v))
+                            .unwrap_or_else(|| Poly::var(&name)),
+                    ),
+                }
+            }
+            "binary_expression" => {
+                let l = eval(
+                    n.child_by_field_name("left")?,
+                    src,
+                    params,
+                    values,
+                    depth + 1,
+                )?;
+                let r = eval(
+                    n.child_by_field_name("right")?,
+                    src,
+                    params,
+                    values,
+                    depth + 1,
+                )?;
+                match text(n.child_by_field_name("operator")?, src).as_ref() {
+                    "+" => l.add(&r),
+                    "-" => l.sub(&r),
+                    "*" => l.mul(&r),
+                    _ => None,
+                }
+            }
+            "unary_expression" => {
+                let a = eval(
+                    n.child_by_field_name("argument")?,
+                    src,
+                    params,
+                    values,
+                    depth + 1,
+                )?;
+                match text(n.child_by_field_name("operator")?, src).as_ref() {
+                    "-" => a.scale(-1),
+                    "+" => Some(a),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+    let p = eval(value?, src, params, values, 0)?;
+    // Only index arithmetic of the arguments: a constant body is an object, not an index macro.
+    p.vars().iter().any(|v| v.starts_with('$')).then_some(p)
 }
 
 /// The type name a typedef's declarator introduces (`T` in `typedef struct {..} *T;`).

@@ -15,7 +15,17 @@ pub struct OpenDocument {
 
 impl OpenDocument {
     pub fn new(text: &str, version: i32, language: Language) -> Self {
-        let analysis = analysis::Document::new(text, language);
+        Self::with_headers(text, version, language, analysis::Headers::default())
+    }
+
+    /// A document whose loops are read with what its project headers define.
+    pub fn with_headers(
+        text: &str,
+        version: i32,
+        language: Language,
+        headers: analysis::Headers,
+    ) -> Self {
+        let analysis = analysis::Document::with_headers(text, language, headers);
         let report = analysis.report();
         OpenDocument {
             rope: Rope::from_str(text),
@@ -41,7 +51,8 @@ impl OpenDocument {
 
     pub fn replace_all(&mut self, text: &str) {
         self.rope = Rope::from_str(text);
-        self.analysis = analysis::Document::new(text, self.language);
+        let headers = self.analysis.headers().clone();
+        self.analysis = analysis::Document::with_headers(text, self.language, headers);
     }
 
     /// Re-analyses after a batch of edits (once per notification, not once per edit).
@@ -65,6 +76,11 @@ impl OpenDocument {
         {
             return Ok((lp.clone(), region));
         }
-        analysis::outline_at(self.text().as_bytes(), self.language, line)
+        analysis::outline_at(
+            self.text().as_bytes(),
+            self.language,
+            line,
+            self.analysis.headers(),
+        )
     }
 }

@@ -6,7 +6,7 @@ use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{DidOpenTextDocumentParams, Uri};
 
 use super::publish;
-use crate::analysis::Language;
+use crate::analysis::{Headers, Language};
 use crate::lsp::document::OpenDocument;
 use crate::lsp::state::State;
 
@@ -16,9 +16,16 @@ pub async fn handle(client: &Client, state: &State, params: DidOpenTextDocumentP
         tracing::debug!("not a C++/CUDA document: {}", doc.uri.as_str());
         return;
     };
+    // The project headers it includes (index macros, constants, helpers) shape its verdicts.
+    let headers = doc
+        .uri
+        .to_file_path()
+        .and_then(|p| PathBuf::from(p.as_ref()).parent().map(|d| d.to_path_buf()))
+        .map(|dir| Headers::for_source(doc.text.as_bytes(), &dir))
+        .unwrap_or_default();
     state.documents.insert(
         doc.uri.clone(),
-        OpenDocument::new(&doc.text, doc.version, language),
+        OpenDocument::with_headers(&doc.text, doc.version, language, headers),
     );
     publish::diagnostics(client, state, &doc.uri).await;
 }

@@ -1,0 +1,86 @@
+//! The project headers a file includes with `#include "..."`: their macros (index macros such as
+//! `FTNREF2D`, constants such as `PAD`), types and pure helpers are what the file's loops are
+//! written in, so the analysis reads them the way a compiler without `-I` flags finds them:
+//! relative to the including file, recursively.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::syntax::Macros;
+use super::{Language, parse, purity};
+
+/// How deep included headers are followed.
+const MAX_DEPTH: usize = 4;
+/// Headers larger than this are not read (generated tables, amalgamations).
+const MAX_HEADER_BYTES: u64 = 2 << 20;
+
+/// What the headers of a file define. `Headers::default()` is "none".
+#[derive(Debug, Clone, Default)]
+pub struct Headers {
+    pub(crate) macros: Macros,
+    /// The header files read, in the order they were found.
+    pub files: Vec<PathBuf>,
+}
+
+impl Headers {
+    /// The headers `src` (the text of a file in `dir`) includes with quotes, and theirs.
+    pub fn for_source(src: &[u8], dir: &Path) -> Headers {
+        let mut h = Headers::default();
+        let mut seen = HashSet::new();
+        h.read_includes(src, dir, 0, &mut seen);
+        h
+    }
+
+    /// [`Headers::for_source`] for a file on disk (none when it cannot be read).
+    pub fn for_file(path: &Path) -> Headers {
+        match (std::fs::read(path), path.parent()) {
+            (Ok(src), Some(dir)) => Headers::for_source(&src, dir),
+            _ => Headers::default(),
+        }
+    }
+
+    fn read_includes(&mut self, src: &[u8], dir: &Path, depth: usize, seen: &mut HashSet<PathBuf>) {
+        if depth >= MAX_DEPTH {
+            return;
+        }
+        for name in quoted_includes(src) {
+            let path = dir.join(&name);
+            let Ok(canon) = path.canonicalize() else {
+                continue;
+            };
+            if !seen.insert(canon.clone()) {
+                continue;
+            }
+            let small =
+                std::fs::metadata(&canon).is_ok_and(|m| m.is_file() && m.len() <= MAX_HEADER_BYTES);
+            let Some(text) = small.then(|| std::fs::read(&canon).ok()).flatten() else {
+                continue;
+            };
+            let lang = Language::from_path(&canon).unwrap_or(Language::Cpp);
+            if let Some(tree) = parse(&text, lang, None) {
+                let root = tree.root_node();
+                let mut m = Macros::collect(root, &text);
+                m.helpers = self.macros.helpers.clone();
+                let own = purity::pure_helpers(root, &text, &m);
+                m.helpers = own;
+                self.macros.absorb(m);
+            }
+            self.files.push(canon.clone());
+            let sub = canon.parent().map(Path::to_path_buf).unwrap_or_default();
+            self.read_includes(&text, &sub, depth + 1, seen);
+        }
+    }
+}
+
+/// The names in `#include "name"` lines.
+fn quoted_includes(src: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(src)
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start().strip_prefix('#')?.trim_start();
+            let rest = l.strip_prefix("include")?.trim_start().strip_prefix('"')?;
+            rest.split('"').next().map(str::to_string)
+        })
+        .filter(|n| !n.is_empty())
+        .collect()
+}

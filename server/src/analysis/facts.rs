@@ -240,6 +240,9 @@ struct Prepass {
     written: HashSet<String>,
     /// Names assigned as a whole (`p = ...`, `p++`), not only through (`p[i] = ...`).
     reassigned: HashSet<String>,
+    /// What is written, as member paths without the trailing subscripts (`atom.v` for
+    /// `atom.v[i] = ..`, `ll->nAtoms`, `*p`).
+    written_paths: HashSet<String>,
     locals: HashSet<String>,
     inner_inductions: Vec<String>,
     shapes: HashMap<String, Shape>,
@@ -299,6 +302,7 @@ impl<'a> Extractor<'a> {
             inductions: pre.inner_inductions.iter().cloned().collect(),
             written: pre.written,
             reassigned: pre.reassigned,
+            written_paths: pre.written_paths,
             locals: pre.locals,
             local_defs: HashMap::new(),
             range_elem: None,
@@ -355,6 +359,23 @@ impl<'a> Extractor<'a> {
             LoopForm::For => {
                 match c.induction_of(node) {
                     Ok(ind) => {
+                        let derived = c.derived_counters(node, &ind);
+                        // Other updates of the header (`i++, c <<= 8`) run every iteration: unless
+                        // they advance a derived counter they are part of the body.
+                        if let Some(u) = node.child_by_field_name("update").map(unparen)
+                            && u.kind() == "comma_expression"
+                        {
+                            for part in comma_parts(u) {
+                                let advances = |name: &str| c.step_of(part, name).is_some();
+                                if advances(&ind.var) || derived.iter().any(|(n, _)| advances(n)) {
+                                    continue;
+                                }
+                                c.visit(part, 0);
+                            }
+                        }
+                        for (name, p) in derived {
+                            c.local_defs.insert(name, Some(p));
+                        }
                         c.own_induction = Some(ind.var.clone());
                         c.inductions.insert(ind.var.clone());
                         c.facts.induction = Some(ind);
@@ -440,6 +461,7 @@ impl<'a> Extractor<'a> {
         let mut p = Prepass {
             written: HashSet::new(),
             reassigned: HashSet::new(),
+            written_paths: HashSet::new(),
             locals: HashSet::new(),
             inner_inductions: Vec::new(),
             shapes: HashMap::new(),
@@ -459,6 +481,7 @@ impl<'a> Extractor<'a> {
                         if unparen(t).kind() == "identifier" {
                             p.reassigned.insert(name.clone());
                         }
+                        p.written_paths.insert(member_path(t, src));
                         p.written.insert(name);
                     }
                 }
@@ -553,6 +576,30 @@ pub fn declarator_name(mut d: Node, src: &[u8]) -> Option<String> {
     None
 }
 
+/// An lvalue as a member path without its trailing subscripts, spaces removed.
+fn member_path(node: Node, src: &[u8]) -> String {
+    let mut n = unparen(node);
+    while n.kind() == "subscript_expression" {
+        match n.child_by_field_name("argument") {
+            Some(a) => n = unparen(a),
+            None => break,
+        }
+    }
+    squash(&text(n, src))
+}
+
+/// Whether writing `w` can change the member path `p` (`atom.nlocal` is not changed by a write
+/// to `atom.v`, but is by one to `atom` or `atom.nlocal`).
+fn path_conflict(w: &str, p: &str) -> bool {
+    let within = |long: &str, short: &str| {
+        long == short
+            || [".", "->", "["]
+                .iter()
+                .any(|sep| long.starts_with(&format!("{short}{sep}")))
+    };
+    within(p, w) || within(w, p) || w.starts_with('*') || w.contains('(')
+}
+
 /// The variable an lvalue ultimately writes to (`a` for `a[i].x`, `p` for `*p`).
 fn written_root(node: Node, src: &[u8]) -> Option<String> {
     let node = unparen(node);
@@ -574,6 +621,7 @@ struct Collector<'a> {
     inductions: HashSet<String>,
     written: HashSet<String>,
     reassigned: HashSet<String>,
+    written_paths: HashSet<String>,
     locals: HashSet<String>,
     local_defs: HashMap<String, Option<Poly>>,
     range_elem: Option<(String, String)>,
@@ -797,6 +845,23 @@ impl Collector<'_> {
         let mut data = false;
         for_each_descendant(node, |n| {
             match n.kind() {
+                "field_expression" => {
+                    // A member is invariant unless the loop writes it (or all of its object).
+                    let path = squash(&self.t(n));
+                    let plain = path
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || "_.->".contains(c));
+                    if plain {
+                        let root = written_root(n, self.src).unwrap_or_default();
+                        if self.locals.contains(&root)
+                            || self.inductions.contains(&root)
+                            || self.written_paths.iter().any(|w| path_conflict(w, &path))
+                        {
+                            ok = false;
+                        }
+                        return false;
+                    }
+                }
                 "identifier" => {
                     let name = self.t(n);
                     if self.written.contains(&name)
@@ -870,7 +935,23 @@ impl Collector<'_> {
             .ok_or("it has no counter initialisation")?;
         let (var, start) = match init.kind() {
             "declaration" => {
-                let d = init.child_by_field_name("declarator").ok_or("no counter")?;
+                // `int iOff = base, ii = 0`: the counter is the one the condition tests.
+                let tested = node
+                    .child_by_field_name("condition")
+                    .map(|c| self.t(c))
+                    .unwrap_or_default();
+                let mut cursor = init.walk();
+                let decls: Vec<Node> = init
+                    .children_by_field_name("declarator", &mut cursor)
+                    .collect();
+                let d = decls
+                    .iter()
+                    .copied()
+                    .find(|d| {
+                        declarator_name(*d, self.src).is_some_and(|n| mentions_word(&tested, &n))
+                    })
+                    .or_else(|| decls.first().copied())
+                    .ok_or("no counter")?;
                 if d.kind() != "init_declarator" {
                     return Err("its counter has no start value".into());
                 }
@@ -967,7 +1048,7 @@ impl Collector<'_> {
         let update = node
             .child_by_field_name("update")
             .ok_or("it has no counter update")?;
-        let step = self.step_of(update, &var).ok_or_else(|| {
+        let step = self.step_in(update, &var).ok_or_else(|| {
             format!(
                 "its update `{}` is not a constant step of `{var}`",
                 self.t(update)
@@ -998,6 +1079,60 @@ impl Collector<'_> {
             span,
             data_dependent: self.data_bound.get(),
         })
+    }
+
+    /// The step of `var` in an update that may advance other counters too (`ii++, iOff++`).
+    fn step_in(&self, update: Node, var: &str) -> Option<i64> {
+        let u = unparen(update);
+        if u.kind() == "comma_expression" {
+            return super::syntax::named_children(u)
+                .into_iter()
+                .find_map(|part| self.step_in(part, var));
+        }
+        self.step_of(u, var)
+    }
+
+    /// Counters advanced beside the loop counter, as polynomials of it: `iOff` in
+    /// `for (int iOff = base, ii = 0; ii < n; ii++, iOff++)` is `base + ii`.
+    fn derived_counters(&self, node: Node, ind: &Induction) -> Vec<(String, Poly)> {
+        let (Some(init), Some(update)) = (
+            node.child_by_field_name("initializer"),
+            node.child_by_field_name("update"),
+        ) else {
+            return Vec::new();
+        };
+        let mut starts: Vec<(String, Node)> = Vec::new();
+        if init.kind() == "declaration" {
+            let mut cursor = init.walk();
+            for d in init.children_by_field_name("declarator", &mut cursor) {
+                if let (Some(name), Some(v)) =
+                    (declarator_name(d, self.src), d.child_by_field_name("value"))
+                {
+                    starts.push((name, v));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (name, value) in starts {
+            if name == ind.var {
+                continue;
+            }
+            let (Some(start), Some(step)) =
+                (self.poly_at(value, 0, false), self.step_in(update, &name))
+            else {
+                continue;
+            };
+            if step % ind.step != 0 {
+                continue;
+            }
+            let rel = Poly::var(&ind.var)
+                .sub(&ind.lower)
+                .and_then(|d| d.scale(step / ind.step));
+            if let Some(p) = rel.and_then(|r| start.add(&r)) {
+                out.push((name, p));
+            }
+        }
+        out
     }
 
     fn step_of(&self, update: Node, var: &str) -> Option<i64> {
@@ -2048,6 +2183,28 @@ impl Collector<'_> {
             self.visit(args, depth + 1);
         }
     }
+}
+
+/// The operands of a (nested) comma expression, left to right.
+fn comma_parts(e: Node) -> Vec<Node> {
+    let e = unparen(e);
+    if e.kind() != "comma_expression" {
+        return vec![e];
+    }
+    super::syntax::named_children(e)
+        .into_iter()
+        .flat_map(comma_parts)
+        .collect()
+}
+
+/// Whether `word` occurs in `text` as a whole identifier.
+fn mentions_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].chars().next();
+        let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+        !ident(before) && !ident(after)
+    })
 }
 
 fn squash(s: &str) -> String {

@@ -224,7 +224,10 @@ pub fn outline_in_file(
 pub(crate) fn parse(src: &[u8], lang: Language, old: Option<&Tree>) -> Option<Tree> {
     let mut parser = Parser::new();
     parser.set_language(&syntax::parser_language(lang)).ok()?;
-    parser.parse(src, old)
+    match syntax::blank_statement_macros(src) {
+        Some(blanked) => parser.parse(&blanked, old),
+        None => parser.parse(src, old),
+    }
 }
 
 /// Reports of one unit (a top-level function, or a loop outside any function) keyed by what they
@@ -386,7 +389,7 @@ fn loop_infos<'t>(unit: Node<'t>, src: &[u8], macros: &Macros) -> Vec<LoopInfo<'
         let node = site.node;
         let parent = site.parent;
         let depth = site.depth;
-        let (fvars, keyed) = match site.func {
+        let (_, keyed) = match site.func {
             Some(f) => &*vars.entry(f.id()).or_insert_with(|| {
                 let v = scope::function_vars(f, src);
                 let keyed = v
@@ -399,22 +402,57 @@ fn loop_infos<'t>(unit: Node<'t>, src: &[u8], macros: &Macros) -> Vec<LoopInfo<'
             None => &none,
         };
         let extractor = Extractor { src, macros, keyed };
-        let mut facts = extractor.loop_facts(node);
-        if !facts.scalar_writes.is_empty() && site.func.is_some() {
-            let mut outermost = parent;
-            while let Some(p) = outermost.and_then(|p| infos[p].parent) {
-                outermost = Some(p);
-            }
-            private::privatise(
-                &mut facts,
-                node,
-                outermost.map(|p| infos[p].node),
-                site.func,
-                fvars,
-                src,
-            );
+        let facts = extractor.loop_facts(node);
+        infos.push(LoopInfo {
+            node,
+            site,
+            parent,
+            depth,
+            facts,
+            verdict: verdict::Verdict {
+                kind: LoopKind::Sequential,
+                reason: String::new(),
+            },
+        });
+    }
+    // Inner loops first: a temporary private to an inner loop that the outer loop touches
+    // nowhere else is private to the outer loop too.
+    for idx in (0..infos.len()).rev() {
+        let Some(f) = infos[idx].site.func else {
+            continue;
+        };
+        if infos[idx].facts.scalar_writes.is_empty() {
+            continue;
         }
-        let verdict = if node.has_error() {
+        let mut outermost = infos[idx].parent;
+        while let Some(p) = outermost.and_then(|p| infos[p].parent) {
+            outermost = Some(p);
+        }
+        let children: Vec<(std::ops::Range<usize>, Vec<String>)> = (idx + 1..infos.len())
+            .filter(|k| infos[*k].parent == Some(idx))
+            .map(|k| {
+                (
+                    infos[k].node.byte_range(),
+                    infos[k].facts.private_scalars.clone(),
+                )
+            })
+            .collect();
+        let fvars = &vars[&f.id()].0;
+        let outer_node = outermost.map(|p| infos[p].node);
+        let node = infos[idx].node;
+        private::privatise(
+            &mut infos[idx].facts,
+            node,
+            outer_node,
+            Some(f),
+            fvars,
+            &children,
+            src,
+        );
+    }
+    for info in infos.iter_mut() {
+        let node = info.node;
+        info.verdict = if node.has_error() {
             verdict::Verdict {
                 kind: LoopKind::Sequential,
                 reason: format!(
@@ -422,7 +460,7 @@ fn loop_infos<'t>(unit: Node<'t>, src: &[u8], macros: &Macros) -> Vec<LoopInfo<'
                     first_error_line(node).unwrap_or_else(|| line_of(node))
                 ),
             }
-        } else if in_gpu_function(site.func, src) {
+        } else if in_gpu_function(info.site.func, src) {
             verdict::Verdict {
                 kind: LoopKind::Sequential,
                 reason:
@@ -430,16 +468,8 @@ fn loop_infos<'t>(unit: Node<'t>, src: &[u8], macros: &Macros) -> Vec<LoopInfo<'
                         .into(),
             }
         } else {
-            verdict::classify(&facts)
+            verdict::classify(&info.facts)
         };
-        infos.push(LoopInfo {
-            node,
-            site,
-            parent,
-            depth,
-            facts,
-            verdict,
-        });
     }
     infos
 }

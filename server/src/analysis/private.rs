@@ -12,12 +12,14 @@ use super::syntax::{for_each_descendant, text};
 ///
 /// `outermost` is the outermost loop around this one (its other iterations would read what this
 /// loop leaves behind), `vars` the enclosing function's variables.
+/// `children` are the loops directly inside this one, with the scalars already private to them.
 pub fn privatise(
     facts: &mut LoopFacts,
     node: Node,
     outermost: Option<Node>,
     func: Option<Node>,
     vars: &[VarDecl],
+    children: &[(std::ops::Range<usize>, Vec<String>)],
     src: &[u8],
 ) {
     let Some(func) = func else {
@@ -49,12 +51,25 @@ pub fn privatise(
             .is_some_and(|v| {
                 v.pointer == 0 && !v.reference && !v.is_array() && v.start_byte < node.start_byte()
             });
-        if local
-            && first.accumulate.is_none()
+        let assigned_first = first.accumulate.is_none()
             && !first.conditional
             && !first.pointer_chase
-            && first.byte < first_read
-        {
+            && first.byte < first_read;
+        // Every use inside one inner loop, to which it is private.
+        let in_private_child = children.iter().any(|(range, private)| {
+            private.contains(&w.name)
+                && facts
+                    .scalar_writes
+                    .iter()
+                    .filter(|x| x.name == w.name)
+                    .all(|x| range.contains(&x.byte.saturating_sub(1)))
+                && facts
+                    .scalar_reads
+                    .iter()
+                    .filter(|(n, _, _)| *n == w.name)
+                    .all(|(_, _, b)| range.contains(b))
+        });
+        if local && (assigned_first || in_private_child) {
             candidates.push(w.name.clone());
         }
     }

@@ -431,3 +431,30 @@ mod document {
 fn corpus_real_world_idioms() {
     check_corpus_file("real_idioms.cpp");
 }
+
+/// A file's quoted includes are read like a compiler without `-I` reads them: an index macro and
+/// a constant from a header make its loops analysable.
+#[test]
+fn project_headers_define_index_macros_and_constants() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("grid.h"),
+        "#define IDX(i, j, nx) ((nx) * (j) + (i))\n#define PAD 4\n",
+    )
+    .unwrap();
+    let src = "#include \"grid.h\"\n\
+        void relax(int nx, int ny, const double* a, double* b, float* f) {\n\
+            for (int j = 1; j < ny - 1; j++)\n\
+                for (int i = 1; i < nx - 1; i++)\n\
+                    b[IDX(i, j, nx)] = 0.5 * (a[IDX(i - 1, j, nx)] + a[IDX(i + 1, j, nx)]);\n\
+            for (int i = 0; i < nx; i++) { f[i * PAD + 0] = 0; f[i * PAD + 1] = 0; }\n\
+        }\n";
+    let path = dir.path().join("relax.c");
+    std::fs::write(&path, src).unwrap();
+    let with = analyze_file(&path).unwrap();
+    let kinds: Vec<&str> = with.loops.iter().map(|l| l.kind.as_str()).collect();
+    assert_eq!(kinds, ["stencil", "stencil", "map"], "{:#?}", with.loops);
+    // Without the header the same loops cannot be judged: the macro is an unknown call.
+    let without = analyze_source(src.as_bytes(), Language::C);
+    assert!(without.loops.iter().all(|l| !l.parallel));
+}

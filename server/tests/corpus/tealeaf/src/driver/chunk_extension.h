@@ -1,0 +1,5 @@
+#pragma once
+
+using FieldBufferType = double *;
+using StagingBufferType = double *;
+struct ChunkExtension {};

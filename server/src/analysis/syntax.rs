@@ -368,6 +368,15 @@ fn macro_poly(
             return None;
         }
         let n = unparen(n);
+        let operand = |field: &str| {
+            eval(
+                n.child_by_field_name(field)?,
+                src,
+                params,
+                values,
+                depth + 1,
+            )
+        };
         match n.kind() {
             "number_literal" => parse_int_literal(&text(n, src)).map(Poly::constant),
             "identifier" => {
@@ -383,20 +392,8 @@ fn macro_poly(
                 }
             }
             "binary_expression" => {
-                let l = eval(
-                    n.child_by_field_name("left")?,
-                    src,
-                    params,
-                    values,
-                    depth + 1,
-                )?;
-                let r = eval(
-                    n.child_by_field_name("right")?,
-                    src,
-                    params,
-                    values,
-                    depth + 1,
-                )?;
+                let l = operand("left")?;
+                let r = operand("right")?;
                 match text(n.child_by_field_name("operator")?, src).as_ref() {
                     "+" => l.add(&r),
                     "-" => l.sub(&r),
@@ -405,13 +402,7 @@ fn macro_poly(
                 }
             }
             "unary_expression" => {
-                let a = eval(
-                    n.child_by_field_name("argument")?,
-                    src,
-                    params,
-                    values,
-                    depth + 1,
-                )?;
+                let a = operand("argument")?;
                 match text(n.child_by_field_name("operator")?, src).as_ref() {
                     "-" => a.scale(-1),
                     "+" => Some(a),

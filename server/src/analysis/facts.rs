@@ -744,6 +744,15 @@ impl Collector<'_> {
     }
 
     fn sym(&self, name: &str) -> Option<Poly> {
+        // A range-for's element is a value of the container, not a position: `out[k]` for each
+        // `k` of `keys` may meet the same element twice.
+        if self
+            .range_elem
+            .as_ref()
+            .is_some_and(|(elem, _)| elem == name)
+        {
+            return None;
+        }
         if self.inductions.contains(name) {
             return Some(Poly::var(name));
         }

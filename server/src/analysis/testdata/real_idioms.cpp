@@ -3,6 +3,7 @@
 // pointers, and the hazards that must stay sequential (any stream, a macro that hides a call).
 #include <cmath>
 #include <fstream>
+#include <vector>
 
 #define DATA_TYPE double
 #define SCALE(x) ((x) * 2.0) /* doubles; a comment = is not code */
@@ -145,4 +146,14 @@ void macro_hides_call(int n, const double* a) {
 void char_classes(int n, const char* s, char* t) {
     for (int i = 0; i < n; ++i)  // expect: kind=map
         t[i] = tolower(s[i]);
+}
+
+void scatter_by_key(const std::vector<int>& keys, float* out) {
+    for (int k : keys)  // expect: kind=sequential reason="data-dependent position"
+        out[k] = 1.0f;
+}
+
+void count_keys(const std::vector<int>& keys, int* count) {
+    for (int k : keys)  // expect: kind=histogram
+        count[k] += 1;
 }

@@ -182,7 +182,8 @@ fn offloading_a_sequential_loop_is_refused_with_the_reason() {
         T,
     );
     let msg = resp["error"]["message"].as_str().unwrap_or_default();
-    assert!(msg.contains("cannot be offloaded"), "{resp}");
+    assert!(msg.contains("cannot run in parallel"), "{resp}");
+    assert!(msg.contains("written by iteration i - 1"), "{resp}");
     assert!(c.shutdown().success());
 }
 

@@ -70,12 +70,9 @@ pub enum AnalysisError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{path}: {source}")]
-    Outline {
-        path: String,
-        #[source]
-        source: OutlineError,
-    },
+    // The message holds the cause: no `source` (it would be printed twice).
+    #[error("{path}: {cause}")]
+    Outline { path: String, cause: OutlineError },
     #[error(
         "{path}: not UTF-8 text (the first invalid byte is on line {line}); save it as UTF-8 to offload from it"
     )]
@@ -212,10 +209,10 @@ pub fn outline_in_file(
         .parent()
         .map(|dir| Headers::for_source(text.as_bytes(), dir))
         .unwrap_or_default();
-    let (report, region) = outline_at(text.as_bytes(), lang, line, &headers).map_err(|source| {
+    let (report, region) = outline_at(text.as_bytes(), lang, line, &headers).map_err(|cause| {
         AnalysisError::Outline {
             path: path.display().to_string(),
-            source,
+            cause,
         }
     })?;
     Ok((text, report, region))

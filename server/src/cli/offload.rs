@@ -60,7 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (source, lp, region) = match analysis::outline_in_file(&file, args.line) {
         Ok(found) => found,
         Err(analysis::AnalysisError::Outline {
-            source: analysis::OutlineError::NoLoop(_),
+            cause: analysis::OutlineError::NoLoop(_),
             ..
         }) => bail!(
             "no loop at {}:{} (run `cuda-offload scan {}` to list them)",

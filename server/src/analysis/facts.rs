@@ -8,7 +8,8 @@ use tree_sitter::Node;
 
 use super::poly::Poly;
 use super::syntax::{
-    Macros, for_each_descendant, line_of, parse_int_literal, subscript_index, text, unparen,
+    Macros, for_each_descendant, line_of, mentions_word, parse_int_literal, subscript_index, text,
+    unparen,
 };
 
 /// Expressions nested deeper than this are not analysed (the loop is then called sequential):
@@ -852,6 +853,7 @@ impl Collector<'_> {
     fn invariant_symbol(&self, node: Node) -> Option<Poly> {
         let mut ok = true;
         let mut data = false;
+        let callees = super::outline::callee_ids(node);
         for_each_descendant(node, |n| {
             match n.kind() {
                 "field_expression" => {
@@ -871,7 +873,8 @@ impl Collector<'_> {
                         return false;
                     }
                 }
-                "identifier" => {
+                // A callee's name is not a variable.
+                "identifier" if !callees.contains(&n.id()) => {
                     let name = self.t(n);
                     if self.written.contains(&name)
                         || self.locals.contains(&name)
@@ -902,27 +905,6 @@ impl Collector<'_> {
                     // method that would (push_back, resize) makes the loop sequential anyway.
                     if args == 0 {
                         return false;
-                    }
-                    // The callee's name is not a variable.
-                    if let Some(f) = n.child_by_field_name("function") {
-                        let f = unparen(f);
-                        if f.kind() == "identifier" {
-                            if let Some(a) = n.child_by_field_name("arguments") {
-                                for_each_descendant(a, |m| {
-                                    if m.kind() == "identifier" {
-                                        let name = self.t(m);
-                                        if self.written.contains(&name)
-                                            || self.locals.contains(&name)
-                                            || self.inductions.contains(&name)
-                                        {
-                                            ok = false;
-                                        }
-                                    }
-                                    true
-                                });
-                            }
-                            return false;
-                        }
                     }
                 }
                 _ => {}
@@ -1721,10 +1703,10 @@ impl Collector<'_> {
         right: Node<'t>,
     ) -> Option<(String, Node<'t>, bool)> {
         let r = unparen(right);
-        let base = self.array_base_text(left)?;
+        let base = member_path(left, self.src);
         if r.kind() == "subscript_expression" {
             // `a[s] += a[t]`: the compound operator is the scan's.
-            if self.array_base_text(r).as_deref() == Some(&base) {
+            if member_path(r, self.src) == base {
                 let same = squash(&self.t(r)) == squash(&self.t(left));
                 return Some(("+".into(), r, same));
             }
@@ -1742,22 +1724,12 @@ impl Collector<'_> {
             r.child_by_field_name("right")?,
         ] {
             let o = unparen(operand);
-            if o.kind() == "subscript_expression"
-                && self.array_base_text(o).as_deref() == Some(&base)
-            {
+            if o.kind() == "subscript_expression" && member_path(o, self.src) == base {
                 let same = squash(&self.t(o)) == squash(&self.t(left));
                 return Some((op, o, same));
             }
         }
         None
-    }
-
-    fn array_base_text(&self, node: Node) -> Option<String> {
-        let mut n = unparen(node);
-        while n.kind() == "subscript_expression" {
-            n = unparen(n.child_by_field_name("argument")?);
-        }
-        Some(self.t(n))
     }
 
     fn mentions(&self, node: Node, name: &str) -> bool {
@@ -2204,16 +2176,6 @@ fn comma_parts(e: Node) -> Vec<Node> {
         .into_iter()
         .flat_map(comma_parts)
         .collect()
-}
-
-/// Whether `word` occurs in `text` as a whole identifier.
-fn mentions_word(text: &str, word: &str) -> bool {
-    text.match_indices(word).any(|(at, _)| {
-        let before = text[..at].chars().next_back();
-        let after = text[at + word.len()..].chars().next();
-        let ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-        !ident(before) && !ident(after)
-    })
 }
 
 fn squash(s: &str) -> String {

@@ -7,7 +7,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::syntax::Macros;
-use super::{Language, parse, purity};
+use super::{Language, macros_in, parse};
 
 /// How deep included headers are followed.
 const MAX_DEPTH: usize = 4;
@@ -18,8 +18,6 @@ const MAX_HEADER_BYTES: u64 = 2 << 20;
 #[derive(Debug, Clone, Default)]
 pub struct Headers {
     pub(crate) macros: Macros,
-    /// The header files read, in the order they were found.
-    pub files: Vec<PathBuf>,
 }
 
 impl Headers {
@@ -31,12 +29,11 @@ impl Headers {
         h
     }
 
-    /// [`Headers::for_source`] for a file on disk (none when it cannot be read).
-    pub fn for_file(path: &Path) -> Headers {
-        match (std::fs::read(path), path.parent()) {
-            (Ok(src), Some(dir)) => Headers::for_source(&src, dir),
-            _ => Headers::default(),
-        }
+    /// [`Headers::for_source`] for the text `src` of the file at `path`.
+    pub fn beside(path: &Path, src: &[u8]) -> Headers {
+        path.parent()
+            .map(|dir| Headers::for_source(src, dir))
+            .unwrap_or_default()
     }
 
     fn read_includes(&mut self, src: &[u8], dir: &Path, depth: usize, seen: &mut HashSet<PathBuf>) {
@@ -58,14 +55,8 @@ impl Headers {
             };
             let lang = Language::from_path(&canon).unwrap_or(Language::Cpp);
             if let Some(tree) = parse(&text, lang, None) {
-                let root = tree.root_node();
-                let mut m = Macros::collect(root, &text);
-                m.helpers = self.macros.helpers.clone();
-                let own = purity::pure_helpers(root, &text, &m);
-                m.helpers = own;
-                self.macros.absorb(m);
+                self.macros = macros_in(tree.root_node(), &text, &self.macros);
             }
-            self.files.push(canon.clone());
             let sub = canon.parent().map(Path::to_path_buf).unwrap_or_default();
             self.read_includes(&text, &sub, depth + 1, seen);
         }

@@ -33,6 +33,7 @@ pub use headers::Headers;
 pub use region::{
     Access, DeclaredSizes, InputSpec, LoopKind, OffloadRegion, RegionParam, SizeTable, WorkEstimate,
 };
+pub use syntax::{mentions_word, strip_comments_and_literals, whole_words};
 
 use facts::{Extractor, Induction, LoopFacts};
 use syntax::{Macros, end_line_of, for_each_descendant, is_loop, line_of, text};
@@ -173,11 +174,11 @@ pub fn analyze_file(path: &Path) -> Result<FileReport, AnalysisError> {
         path: path.display().to_string(),
         source,
     })?;
-    let headers = path
-        .parent()
-        .map(|dir| Headers::for_source(&src, dir))
-        .unwrap_or_default();
-    Ok(analyze_source_with(&src, lang, &headers))
+    Ok(analyze_source_with(
+        &src,
+        lang,
+        &Headers::beside(path, &src),
+    ))
 }
 
 /// A source file as text, for the edits an offload makes to it.
@@ -205,10 +206,7 @@ pub fn outline_in_file(
         path: path.display().to_string(),
     })?;
     let text = read_source(path)?;
-    let headers = path
-        .parent()
-        .map(|dir| Headers::for_source(text.as_bytes(), dir))
-        .unwrap_or_default();
+    let headers = Headers::beside(path, text.as_bytes());
     let (report, region) = outline_at(text.as_bytes(), lang, line, &headers).map_err(|cause| {
         AnalysisError::Outline {
             path: path.display().to_string(),
@@ -314,8 +312,14 @@ pub(crate) fn analyze_units(
 
 /// The file's macros, types and pure helpers, with what its headers add.
 fn file_macros(root: Node, src: &[u8], headers: &Headers) -> Macros {
+    macros_in(root, src, &headers.macros)
+}
+
+/// What a file defines, on top of `context` (what the files it includes define): its own
+/// definitions win, and its helpers are judged knowing the context's.
+fn macros_in(root: Node, src: &[u8], context: &Macros) -> Macros {
     let mut macros = Macros::collect(root, src);
-    macros.absorb(headers.macros.clone());
+    macros.absorb(context.clone());
     let own = purity::pure_helpers(root, src, &macros);
     macros
         .helpers
@@ -358,46 +362,74 @@ struct LoopInfo<'t> {
 }
 
 fn analyze_unit(unit: Node, src: &[u8], macros: &Macros) -> Vec<LoopReport> {
-    let infos = loop_infos(unit, src, macros);
+    let mut scopes = Scopes::default();
+    let infos = loop_infos(unit, src, macros, &mut scopes);
+    unit_reports(unit, &infos, src, macros, &mut scopes)
+}
+
+/// The reports of the loops of one unit, from their facts and verdicts.
+fn unit_reports(
+    unit: Node,
+    infos: &[LoopInfo],
+    src: &[u8],
+    macros: &Macros,
+    scopes: &mut Scopes,
+) -> Vec<LoopReport> {
     let known = known_values(unit, src, macros);
-    let mut scopes: HashMap<usize, Vec<scope::VarDecl>> = HashMap::new();
-    let mut reports = Vec::new();
-    for idx in 0..infos.len() {
-        let decls = match infos[idx].site.func {
-            Some(f) => {
-                let all = scopes
-                    .entry(f.id())
-                    .or_insert_with(|| scope::function_vars(f, src));
-                scope::visible_at(all, infos[idx].node.start_byte())
-            }
-            None => Vec::new(),
+    (0..infos.len())
+        .map(|idx| {
+            let decls = scopes.visible_at(&infos[idx], src);
+            report_for(idx, infos, src, macros, &known, &decls)
+        })
+        .collect()
+}
+
+/// The variables of each function of a unit, read once.
+#[derive(Default)]
+struct Scopes {
+    /// By function node: its variables, and those whose `[]` inserts (maps).
+    vars: HashMap<usize, (Vec<scope::VarDecl>, HashSet<String>)>,
+    none: (Vec<scope::VarDecl>, HashSet<String>),
+}
+
+impl Scopes {
+    fn of(&mut self, func: Option<Node>, src: &[u8]) -> &(Vec<scope::VarDecl>, HashSet<String>) {
+        let Some(f) = func else {
+            return &self.none;
         };
-        reports.push(report_for(idx, &infos, src, macros, &known, &decls));
+        self.vars.entry(f.id()).or_insert_with(|| {
+            let v = scope::function_vars(f, src);
+            let keyed = v
+                .iter()
+                .filter(|d| d.pointer == 0 && d.ty.contains("map<"))
+                .map(|d| d.name.clone())
+                .collect();
+            (v, keyed)
+        })
     }
-    reports
+
+    /// The variables visible at a loop.
+    fn visible_at(&mut self, info: &LoopInfo, src: &[u8]) -> Vec<scope::VarDecl> {
+        match info.site.func {
+            Some(_) => scope::visible_at(&self.of(info.site.func, src).0, info.node.start_byte()),
+            None => Vec::new(),
+        }
+    }
 }
 
 /// Facts and verdicts of every loop of a unit, in document order.
-fn loop_infos<'t>(unit: Node<'t>, src: &[u8], macros: &Macros) -> Vec<LoopInfo<'t>> {
+fn loop_infos<'t>(
+    unit: Node<'t>,
+    src: &[u8],
+    macros: &Macros,
+    scopes: &mut Scopes,
+) -> Vec<LoopInfo<'t>> {
     let mut infos: Vec<LoopInfo> = Vec::new();
-    let mut vars: HashMap<usize, (Vec<scope::VarDecl>, HashSet<String>)> = HashMap::new();
-    let none = (Vec::new(), HashSet::new());
     for site in syntax::loop_sites(unit) {
         let node = site.node;
         let parent = site.parent;
         let depth = site.depth;
-        let (_, keyed) = match site.func {
-            Some(f) => &*vars.entry(f.id()).or_insert_with(|| {
-                let v = scope::function_vars(f, src);
-                let keyed = v
-                    .iter()
-                    .filter(|d| d.pointer == 0 && d.ty.contains("map<"))
-                    .map(|d| d.name.clone())
-                    .collect();
-                (v, keyed)
-            }),
-            None => &none,
-        };
+        let keyed = &scopes.of(site.func, src).1;
         let extractor = Extractor { src, macros, keyed };
         let facts = extractor.loop_facts(node);
         infos.push(LoopInfo {
@@ -434,14 +466,14 @@ fn loop_infos<'t>(unit: Node<'t>, src: &[u8], macros: &Macros) -> Vec<LoopInfo<'
                 )
             })
             .collect();
-        let fvars = &vars[&f.id()].0;
+        let fvars = &scopes.of(Some(f), src).0;
         let outer_node = outermost.map(|p| infos[p].node);
         let node = infos[idx].node;
         private::privatise(
             &mut infos[idx].facts,
             node,
             outer_node,
-            Some(f),
+            f,
             fvars,
             &children,
             src,
@@ -548,10 +580,20 @@ pub fn outline_at(
     headers: &Headers,
 ) -> Result<(LoopReport, OffloadRegion), OutlineError> {
     let tree = parse(src, lang, None).ok_or(OutlineError::NoLoop(line))?;
-    let report = analyze_tree(&tree, src, headers);
-    let target = loop_for_line(&report, line)
-        .ok_or(OutlineError::NoLoop(line))?
-        .clone();
+    let root = tree.root_node();
+    // A line lies in one unit at most: only that one is analysed.
+    let unit = units_of(root)
+        .into_iter()
+        .find(|u| line_of(*u) <= line && line <= end_line_of(*u))
+        .ok_or(OutlineError::NoLoop(line))?;
+    let macros = file_macros(root, src, headers);
+    let mut scopes = Scopes::default();
+    let infos = loop_infos(unit, src, &macros, &mut scopes);
+    let report = FileReport {
+        loops: unit_reports(unit, &infos, src, &macros, &mut scopes),
+        has_syntax_errors: root.has_error(),
+    };
+    let target = loop_for_line(&report, line).ok_or(OutlineError::NoLoop(line))?;
     if !target.parallel {
         return Err(OutlineError::NotParallel {
             line: target.line,
@@ -561,30 +603,22 @@ pub fn outline_at(
     if let Some(region) = &target.region {
         return Ok((target.clone(), region.clone()));
     }
-    let root = tree.root_node();
-    let macros = file_macros(root, src, headers);
-    let not_outlined = |why: String| OutlineError::NotOutlined {
-        line: target.line,
-        kind: target.kind.as_str(),
-        why,
-    };
-    let unit = units_of(root)
-        .into_iter()
-        .find(|u| line_of(*u) <= target.line && target.line <= end_line_of(*u))
-        .ok_or_else(|| not_outlined("the loop was not found again".into()))?;
-    let infos = loop_infos(unit, src, &macros);
-    let idx = infos
+    // Reports and infos are both in document order.
+    let idx = report
+        .loops
         .iter()
-        .position(|i| line_of(i.node) == target.line && i.depth == target.depth)
-        .ok_or_else(|| not_outlined("the loop was not found again".into()))?;
+        .position(|l| std::ptr::eq(l, target))
+        .ok_or(OutlineError::NoLoop(line))?;
+    let decls = scopes.visible_at(&infos[idx], src);
     let known = known_values(unit, src, &macros);
-    let decls = match infos[idx].site.func {
-        Some(f) => scope::visible_at(&scope::function_vars(f, src), infos[idx].node.start_byte()),
-        None => Vec::new(),
-    };
     let work = nest_estimate(idx, &infos, &known, &decls).map(|(_, w)| w);
-    let region = outline_loop(idx, &infos, src, &macros, work, &decls).map_err(not_outlined)?;
-    Ok((target, region))
+    outline_loop(idx, &infos, src, &macros, work, &decls)
+        .map(|region| (target.clone(), region))
+        .map_err(|why| OutlineError::NotOutlined {
+            line: target.line,
+            kind: target.kind.as_str(),
+            why,
+        })
 }
 
 fn first_error_line(node: Node) -> Option<usize> {

@@ -759,25 +759,13 @@ fn reindent(code: &str, from: &str, to: &str) -> String {
 fn includes_for(source: &str, calls: &[(String, usize)]) -> Vec<String> {
     let mut inc = Vec::new();
     // Names followed by `(` in the source (helpers and macros may call what the loop does not).
-    let mut called: HashSet<&str> = calls
+    let in_text = super::syntax::called_names(source);
+    let called: HashSet<&str> = calls
         .iter()
-        .map(|(c, _)| c.trim_start_matches("std::"))
+        .map(|(c, _)| c.as_str())
+        .chain(in_text.iter().map(String::as_str))
+        .map(|c| c.trim_start_matches("std::").trim_start_matches("::"))
         .collect();
-    let bytes = source.as_bytes();
-    let mut start = None;
-    for (i, b) in bytes.iter().enumerate() {
-        let ident = b.is_ascii_alphanumeric() || *b == b'_';
-        match (ident, start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                if *b == b'(' {
-                    called.insert(&source[s..i]);
-                }
-                start = None;
-            }
-            _ => {}
-        }
-    }
     let calls_any = |names: &[&str]| names.iter().any(|n| called.contains(n));
     if calls_any(super::facts::PURE_FUNCTIONS) {
         inc.push("#include <cmath>".to_string());
@@ -805,13 +793,7 @@ fn includes_for(source: &str, calls: &[(String, usize)]) -> Vec<String> {
 
 /// Whether `name(` occurs in `source` as a whole identifier (`max(` but not `fmax(`).
 fn calls_in_text(source: &str, name: &str) -> bool {
-    let pattern = format!("{name}(");
-    source.match_indices(&pattern).any(|(at, _)| {
-        !source[..at]
-            .chars()
-            .next_back()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_')
-    })
+    super::syntax::whole_words(source, name).any(|at| source[at + name.len()..].starts_with('('))
 }
 
 /// Definitions of the file's pure helpers the nest calls, directly or through each other, in

@@ -17,14 +17,11 @@ pub fn privatise(
     facts: &mut LoopFacts,
     node: Node,
     outermost: Option<Node>,
-    func: Option<Node>,
+    func: Node,
     vars: &[VarDecl],
     children: &[(std::ops::Range<usize>, Vec<String>)],
     src: &[u8],
 ) {
-    let Some(func) = func else {
-        return;
-    };
     let mut candidates: Vec<String> = Vec::new();
     for w in &facts.scalar_writes {
         if candidates.contains(&w.name) {
@@ -82,7 +79,8 @@ pub fn privatise(
     let outer = outermost.map(|o| o.byte_range()).unwrap_or(lo..hi);
     let mut live: Vec<String> = Vec::new();
     for_each_descendant(func, |n| {
-        if n.end_byte() <= lo && n.end_byte() <= outer.start {
+        // Before the loop and outside every loop around it.
+        if n.end_byte() <= outer.start {
             return false;
         }
         if n.start_byte() >= lo && n.end_byte() <= hi {

@@ -295,7 +295,7 @@ impl Macros {
                     .map(|p| p.end_byte())
                     .unwrap_or(node.end_byte());
                 let body = String::from_utf8_lossy(&src[start..node.end_byte()]).to_string();
-                (name.clone(), strip_comments(&body), params)
+                (name.clone(), strip_comments_and_literals(&body), params)
             })
             .collect();
         for (name, body, params) in &bodies {
@@ -434,22 +434,46 @@ fn declared_type_name(mut d: Node, src: &[u8]) -> Option<String> {
     None
 }
 
-/// `/* */` and `//` comments removed (a macro's purity is judged on its code alone).
-fn strip_comments(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while !rest.is_empty() {
-        if let Some(r) = rest.strip_prefix("/*") {
-            rest = r.find("*/").map(|e| &r[e + 2..]).unwrap_or("");
-        } else if let Some(r) = rest.strip_prefix("//") {
-            rest = r.find('\n').map(|e| &r[e..]).unwrap_or("");
+/// Blanks comments, string and character literals, keeping newlines so lines still count.
+pub fn strip_comments_and_literals(src: &str) -> String {
+    let b = src.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            i += 2;
+            while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
+                if b[i] == b'\n' {
+                    out.push(b'\n');
+                }
+                i += 1;
+            }
+            i += 2;
+            out.push(b' ');
+        } else if b[i] == b'"' || b[i] == b'\'' {
+            let q = b[i];
+            i += 1;
+            while i < b.len() && b[i] != q {
+                if b[i] == b'\\' {
+                    i += 1;
+                }
+                if i < b.len() && b[i] == b'\n' {
+                    out.push(b'\n');
+                }
+                i += 1;
+            }
+            i += 1;
+            out.extend_from_slice(b"\"\"");
         } else {
-            let c = rest.chars().next().unwrap_or(' ');
-            out.push(c);
-            rest = &rest[c.len_utf8()..];
+            out.push(b[i]);
+            i += 1;
         }
     }
-    out
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// Identifiers directly followed by `(` (after optional spaces).
@@ -548,6 +572,20 @@ pub fn blank_statement_macros(src: &[u8]) -> Option<Vec<u8>> {
         }
     }
     out
+}
+
+/// Byte offsets of `ident` in `text` where it stands as a whole identifier.
+pub fn whole_words<'t>(text: &'t str, ident: &'t str) -> impl Iterator<Item = usize> + 't {
+    let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    text.match_indices(ident).map(|(i, _)| i).filter(move |&i| {
+        !is_ident(text[..i].chars().next_back())
+            && !is_ident(text[i + ident.len()..].chars().next())
+    })
+}
+
+/// Whether `ident` occurs in `text` as a whole identifier.
+pub fn mentions_word(text: &str, ident: &str) -> bool {
+    whole_words(text, ident).next().is_some()
 }
 
 /// Integer literal value: decimal, hex, octal, binary, with `'` separators and `uUlL` suffixes.

@@ -7,6 +7,8 @@
 
 use std::ops::Range;
 
+use crate::analysis::{mentions_word as mentions, whole_words};
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum AnswerError {
     #[error("the model answered nothing")]
@@ -470,19 +472,6 @@ fn defines_kernel(block: &str, entry: &str) -> bool {
     entry_heads(block, entry)
         .iter()
         .any(|words| words.contains(&"__global__"))
-}
-
-fn mentions(text: &str, ident: &str) -> bool {
-    whole_words(text, ident).next().is_some()
-}
-
-/// Byte offsets of `ident` in `text` where it stands as a whole identifier.
-fn whole_words<'t>(text: &'t str, ident: &'t str) -> impl Iterator<Item = usize> + 't {
-    let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
-    text.match_indices(ident).map(|(i, _)| i).filter(move |&i| {
-        !is_ident(text[..i].chars().next_back())
-            && !is_ident(text[i + ident.len()..].chars().next())
-    })
 }
 
 /// Removes a `main` function (demo code the harness would clash with).

@@ -4,6 +4,7 @@
 //! from it in a comment, and a string mentioning `fork` is no call.
 
 use crate::analysis::OffloadRegion;
+use crate::analysis::strip_comments_and_literals;
 
 /// Identifiers a candidate must not use, with the reason shown to the model.
 const BANNED: &[(&str, &str)] = &[
@@ -208,48 +209,6 @@ fn identifiers(code: &str) -> impl Iterator<Item = (&str, usize, Option<char>)> 
         }
         None
     })
-}
-
-/// Blanks comments, string and character literals, keeping newlines so lines still count.
-pub fn strip_comments_and_literals(src: &str) -> String {
-    let b = src.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
-            while i < b.len() && b[i] != b'\n' {
-                i += 1;
-            }
-        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
-            i += 2;
-            while i < b.len() && !(b[i] == b'*' && b.get(i + 1) == Some(&b'/')) {
-                if b[i] == b'\n' {
-                    out.push(b'\n');
-                }
-                i += 1;
-            }
-            i += 2;
-            out.push(b' ');
-        } else if b[i] == b'"' || b[i] == b'\'' {
-            let q = b[i];
-            i += 1;
-            while i < b.len() && b[i] != q {
-                if b[i] == b'\\' {
-                    i += 1;
-                }
-                if i < b.len() && b[i] == b'\n' {
-                    out.push(b'\n');
-                }
-                i += 1;
-            }
-            i += 1;
-            out.extend_from_slice(b"\"\"");
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]

@@ -20,8 +20,7 @@ pub async fn handle(client: &Client, state: &State, params: DidOpenTextDocumentP
     let headers = doc
         .uri
         .to_file_path()
-        .and_then(|p| PathBuf::from(p.as_ref()).parent().map(|d| d.to_path_buf()))
-        .map(|dir| Headers::for_source(doc.text.as_bytes(), &dir))
+        .map(|p| Headers::beside(&PathBuf::from(p.as_ref()), doc.text.as_bytes()))
         .unwrap_or_default();
     state.documents.insert(
         doc.uri.clone(),

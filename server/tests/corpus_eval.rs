@@ -14,11 +14,11 @@ use serde::Deserialize;
 const TARGET_RECALL: f64 = 0.85;
 const TARGET_KIND_AGREEMENT: f64 = 0.95;
 const TARGET_OFFER_RATE: f64 = 0.80;
-/// Floors below the figures measured on 2026-12-03 (recall 0.714, kind 0.898, offer 0.429): the
-/// test fails on any regression; the targets above are not reached yet (issue #17 stays open).
+/// Floors just below the figures last measured (recall 0.714, kind 0.898, offer 0.474): the test
+/// fails on any regression; the targets above are not reached yet (issue #17 stays open).
 const MIN_RECALL: f64 = 0.71;
 const MIN_KIND_AGREEMENT: f64 = 0.89;
-const MIN_OFFER_RATE: f64 = 0.42;
+const MIN_OFFER_RATE: f64 = 0.47;
 const MIN_LOOPS: usize = 300;
 const MIN_PROJECTS: usize = 6;
 

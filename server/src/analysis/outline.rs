@@ -112,6 +112,21 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             None => d.clone(),
         })
         .collect();
+    // Globals the function does not shadow are passed as parameters of their own.
+    let mut resolved = resolved;
+    let mut root = func;
+    while let Some(p) = root.parent() {
+        root = p;
+    }
+    for g in super::scope::file_globals(root, src) {
+        if !resolved.iter().any(|d| d.name == g.name) {
+            let ty = req.macros.type_aliases.get(&g.ty).cloned();
+            resolved.push(VarDecl {
+                ty: ty.unwrap_or(g.ty.clone()),
+                ..g
+            });
+        }
+    }
     let decls = &resolved[..];
     let decl_of: HashMap<&str, &VarDecl> = decls.iter().map(|d| (d.name.as_str(), d)).collect();
     let nest_vars: HashSet<&str> = req.nest.iter().map(|i| i.var.as_str()).collect();
@@ -572,6 +587,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         sizes: None,
     };
     let signature = region.signature();
+    let helper_defs: Vec<&str> = helpers_used(req).iter().map(|(_, d)| d.as_str()).collect();
+    close_macros(&mut used_macros, &helper_defs, req.macros)?;
     let mut source = String::new();
     for m in &used_macros {
         if let Some(def) = req.macros.definitions.get(m) {
@@ -739,6 +756,57 @@ fn identifiers_in(expr: &str) -> Vec<String> {
         }
     }
     out
+}
+
+/// Adds the macros and typedefs that the used ones (and the carried helpers) name in turn
+/// (`#define NK_PLUS ((2*NK)+1)` needs `NK`); refuses an object-like macro whose value names
+/// something the file does not define (a constant of a header that is not there).
+fn close_macros(
+    used: &mut BTreeSet<String>,
+    helpers: &[&str],
+    macros: &Macros,
+) -> Result<(), String> {
+    let names_in = |def: &str| identifiers_in(&super::syntax::strip_comments_and_literals(def));
+    let mut todo: Vec<String> = used.iter().cloned().collect();
+    for h in helpers {
+        for id in names_in(h) {
+            if macros.definitions.contains_key(&id) && used.insert(id.clone()) {
+                todo.push(id);
+            }
+        }
+    }
+    while let Some(m) = todo.pop() {
+        let Some(def) = macros.definitions.get(&m) else {
+            continue;
+        };
+        let object_like = def
+            .trim_start()
+            .strip_prefix('#')
+            .map(str::trim_start)
+            .and_then(|d| d.strip_prefix("define"))
+            .map(str::trim_start)
+            .and_then(|d| d.strip_prefix(m.as_str()))
+            .is_some_and(|rest| !rest.starts_with('('));
+        for id in names_in(def) {
+            if id == m || id == "define" || id == "typedef" {
+                continue;
+            }
+            if macros.definitions.contains_key(&id) {
+                if used.insert(id.clone()) {
+                    todo.push(id);
+                }
+            } else if object_like
+                && !macros.is_type_name(&id)
+                && !super::facts::is_pure_library_function(&id)
+                && !matches!(id.as_str(), "sizeof" | "struct" | "unsigned" | "signed")
+            {
+                return Err(format!(
+                    "the macro `{m}` uses `{id}`, which this file and its headers do not define"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Moves a block of code from one indentation to another, line by line.

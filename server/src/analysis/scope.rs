@@ -149,6 +149,69 @@ fn visible_vars(func: Node, before: usize, src: &[u8]) -> Vec<VarDecl> {
     vars
 }
 
+/// Variables declared at file scope (inside preprocessor branches too), for loops that use
+/// globals: an outlined function takes them as parameters. A name declared more than once
+/// (`#if` branches) is kept only when the declarations agree on its shape (one scalar type, or
+/// flat arrays of one element type, then without a fixed size).
+pub fn file_globals(root: Node, src: &[u8]) -> Vec<VarDecl> {
+    let mut all: Vec<VarDecl> = Vec::new();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "translation_unit" | "preproc_if" | "preproc_ifdef" | "preproc_else"
+            | "preproc_elif" | "preproc_elifdef" => stack.extend(named_children(n)),
+            "declaration" => {
+                let t = text(n, src);
+                if t.trim_start().starts_with("extern") || t.trim_start().starts_with("typedef") {
+                    continue;
+                }
+                let mut cursor = n.walk();
+                let decls: Vec<Node> = n
+                    .children_by_field_name("declarator", &mut cursor)
+                    .collect();
+                for d in decls {
+                    if let Some(v) = var_decl(n, d, false, src) {
+                        all.push(v);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    all.sort_by_key(|v| v.start_byte);
+    let mut out: Vec<VarDecl> = Vec::new();
+    let mut ambiguous: Vec<String> = Vec::new();
+    for v in all {
+        if ambiguous.contains(&v.name) {
+            continue;
+        }
+        let Some(prev) = out.iter_mut().find(|p| p.name == v.name) else {
+            out.push(v);
+            continue;
+        };
+        let flat = |d: &VarDecl| {
+            !d.vector
+                && !d.reference
+                && ((d.pointer == 1 && d.array_size.is_none())
+                    || (d.pointer == 0 && d.array_size.is_some()))
+        };
+        let scalar =
+            |d: &VarDecl| !d.vector && !d.reference && d.pointer == 0 && d.array_size.is_none();
+        if prev.ty == v.ty && flat(prev) && flat(&v) {
+            if prev.array_size != v.array_size || prev.pointer != v.pointer {
+                prev.pointer = 1;
+                prev.array_size = None;
+                prev.init = None;
+                prev.literal_init = false;
+            }
+        } else if !(prev.ty == v.ty && scalar(prev) && scalar(&v) && prev.init == v.init) {
+            ambiguous.push(v.name.clone());
+            out.retain(|p| p.name != v.name);
+        }
+    }
+    out
+}
+
 fn var_decl(decl: Node, declarator: Node, is_param: bool, src: &[u8]) -> Option<VarDecl> {
     let name = declarator_name(declarator, src)?;
     let ty_node = decl.child_by_field_name("type")?;
@@ -235,6 +298,12 @@ fn var_decl(decl: Node, declarator: Node, is_param: bool, src: &[u8]) -> Option<
                     _ => v.pointer += 1,
                 }
                 d = match d.child_by_field_name("declarator") {
+                    Some(x) => x,
+                    None => break,
+                };
+            }
+            "parenthesized_declarator" => {
+                d = match d.named_child(0) {
                     Some(x) => x,
                     None => break,
                 };

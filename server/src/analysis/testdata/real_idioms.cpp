@@ -157,3 +157,34 @@ void count_keys(const std::vector<int>& keys, int* count) {
     for (int k : keys)  // expect: kind=histogram
         count[k] += 1;
 }
+
+// Globals a loop uses are passed to the outlined function as parameters; a name declared in
+// both branches of an `#if` (a fixed array or a heap pointer) is a flat array either way.
+static int g_count;
+static double g_scale;
+static double g_total;
+#if defined(FIXED_STORAGE)
+static double g_values[4096];
+#else
+static double (*g_values) = 0;
+#endif
+
+void scale_globals() {
+    for (int i = 0; i < g_count; i++)  // expect: kind=map region=yes
+        g_values[i] = g_values[i] * g_scale;
+}
+
+void sum_into_global(int n, const double* x) {
+    for (int i = 0; i < n; i++)  // expect: kind=reduction region=yes
+        g_total += x[i];
+}
+
+// A region carries the macros its macros name (the bound needs `BLOCK` and `BLOCK_LOG` too).
+#define BLOCK_LOG 10
+#define BLOCK (1 << BLOCK_LOG)
+#define PADDED ((2 * BLOCK) + 1)
+
+void fill_padded(double* x) {
+    for (int i = 0; i < PADDED; i++)  // expect: kind=map region=yes
+        x[i] = -1.0;
+}

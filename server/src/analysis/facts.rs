@@ -61,6 +61,7 @@ pub const LIBRARY_HEADERS: &[(&str, &[&str])] = &[
     ),
     ("cstdlib", &["atof", "atoi", "atol", "atoll"]),
     ("cstring", &["strlen", "strcmp", "strncmp", "memcmp"]),
+    ("utility", &["make_pair"]),
     (
         "cmath",
         &[
@@ -284,6 +285,8 @@ pub struct Extractor<'a> {
     /// Variables of the enclosing function whose `[]` inserts a missing key (`std::map`,
     /// `std::unordered_map`): subscripting them changes the container.
     pub keyed: &'a HashSet<String>,
+    /// The declared type of each variable of the enclosing function (names declared once).
+    pub var_types: &'a HashMap<String, String>,
 }
 
 impl<'a> Extractor<'a> {
@@ -343,6 +346,7 @@ impl<'a> Extractor<'a> {
             pointer_defs: HashMap::new(),
             discarded: HashSet::new(),
             keyed: self.keyed,
+            var_types: self.var_types,
         };
         let own = match form {
             LoopForm::For => header_counter(node, self.src),
@@ -417,6 +421,27 @@ impl<'a> Extractor<'a> {
                             span: size,
                             data_dependent: false,
                         });
+                    }
+                    (Some(elem), Some(container))
+                        if c.iterable_call(container)
+                            && node
+                                .child_by_field_name("declarator")
+                                .is_some_and(|d| d.kind() != "reference_declarator") =>
+                    {
+                        // The elements of an object a read-only method returns: values, not
+                        // positions (the element stays a local, so subscripts through it are
+                        // data-dependent), and a count known only at run time.
+                        c.inductions.remove(&elem);
+                        let size = Poly::var(&squash(&text(container, self.src)));
+                        c.facts.induction = Some(Induction {
+                            var: elem,
+                            lower: Poly::constant(0),
+                            upper: size.sub(&Poly::constant(1)).unwrap_or_default(),
+                            step: 1,
+                            span: size,
+                            data_dependent: true,
+                        });
+                        c.visit(container, 0);
                     }
                     _ => {
                         c.facts.induction_problem = Some(
@@ -647,6 +672,7 @@ struct Collector<'a> {
     discarded: HashSet<usize>,
     /// Variables whose `[]` inserts (maps and sets).
     keyed: &'a HashSet<String>,
+    var_types: &'a HashMap<String, String>,
 }
 
 impl Collector<'_> {
@@ -690,6 +716,54 @@ impl Collector<'_> {
                 d.child_by_field_name("value").and_then(|v| self.poly(v))
             };
             self.local_defs.insert(name, def);
+        }
+    }
+
+    /// The class method `object.method` (or `object->method`) resolves to, when `object` is a
+    /// variable the loop never writes: `(class info, method)`.
+    fn method_of(
+        &self,
+        function: Node,
+    ) -> Option<(&super::classes::ClassInfo, &super::classes::Method)> {
+        if function.kind() != "field_expression" {
+            return None;
+        }
+        let object = unparen(function.child_by_field_name("argument")?);
+        let method = self.t(function.child_by_field_name("field")?);
+        if object.kind() != "identifier" {
+            return None;
+        }
+        let name = self.t(object);
+        if self.written.contains(&name) {
+            return None;
+        }
+        let ty = self.var_types.get(&name)?;
+        let (_, class) = super::classes::class_of(ty, self.macros, None)?;
+        Some((class, class.methods.get(&method)?))
+    }
+
+    /// A call of a method that writes nothing, on an object the loop does not write.
+    fn is_read_only_method(&self, function: Node) -> bool {
+        self.method_of(unparen(function))
+            .is_some_and(|(_, m)| m.effect == super::classes::Effect::ReadOnly)
+    }
+
+    /// `g.neighbours(u)`: a read-only method returning an object a range-for can walk without
+    /// side effects.
+    fn iterable_call(&self, container: Node) -> bool {
+        let c = unparen(container);
+        if c.kind() != "call_expression" {
+            return false;
+        }
+        let Some(f) = c.child_by_field_name("function").map(unparen) else {
+            return false;
+        };
+        match self.method_of(f) {
+            Some((class, m)) if m.effect == super::classes::Effect::ReadOnly => {
+                !m.ret.is_empty()
+                    && super::classes::iterable_by_value(&m.ret, self.macros, Some(class))
+            }
+            _ => false,
         }
     }
 
@@ -2154,7 +2228,9 @@ impl Collector<'_> {
                 what: format!("`{name}`"),
                 line,
             });
-        } else if is_method && PURE_METHODS.contains(&method) {
+        } else if is_method
+            && (PURE_METHODS.contains(&method) || self.is_read_only_method(function))
+        {
         } else if !is_pure_function(&name, self.macros) {
             self.facts.unknown_calls.push((name.clone(), line));
         }

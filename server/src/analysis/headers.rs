@@ -10,7 +10,7 @@ use super::syntax::Macros;
 use super::{Language, macros_in, parse};
 
 /// How deep included headers are followed.
-const MAX_DEPTH: usize = 4;
+const MAX_DEPTH: usize = 12;
 /// Headers larger than this are not read (generated tables, amalgamations).
 const MAX_HEADER_BYTES: u64 = 2 << 20;
 
@@ -53,12 +53,14 @@ impl Headers {
             let Some(text) = small.then(|| std::fs::read(&canon).ok()).flatten() else {
                 continue;
             };
+            // What a header includes comes first, as the preprocessor sees it: its classes
+            // and helpers are judged knowing the types of the headers it includes.
+            let sub = canon.parent().map(Path::to_path_buf).unwrap_or_default();
+            self.read_includes(&text, &sub, depth + 1, seen);
             let lang = Language::from_path(&canon).unwrap_or(Language::Cpp);
             if let Some(tree) = parse(&text, lang, None) {
                 self.macros = macros_in(tree.root_node(), &text, &self.macros);
             }
-            let sub = canon.parent().map(Path::to_path_buf).unwrap_or_default();
-            self.read_includes(&text, &sub, depth + 1, seen);
         }
     }
 }

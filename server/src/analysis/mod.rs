@@ -6,6 +6,7 @@
 //! input never panics: tree-sitter's partial trees are analysed and loops holding a syntax error are
 //! reported as not analysable.
 
+mod classes;
 mod cost;
 mod document;
 mod facts;
@@ -283,6 +284,13 @@ pub(crate) fn analyze_units(
     defs.sort();
     defs.hash(&mut macro_hasher);
     macros.helpers.hash(&mut macro_hasher);
+    let mut classes: Vec<_> = macros
+        .classes
+        .iter()
+        .flat_map(|(c, info)| info.methods.iter().map(move |(m, x)| (c, m, x)))
+        .collect();
+    classes.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    classes.hash(&mut macro_hasher);
     let macro_key = macro_hasher.finish();
 
     let units = units_of(root);
@@ -325,6 +333,8 @@ fn macros_in(root: Node, src: &[u8], context: &Macros) -> Macros {
         .helpers
         .retain(|(h, _)| !own.iter().any(|(o, _)| o == h));
     macros.helpers.extend(own);
+    let own_classes = classes::collect(root, src, &macros, &context.classes);
+    macros.classes.extend(own_classes);
     macros
 }
 
@@ -387,13 +397,20 @@ fn unit_reports(
 /// The variables of each function of a unit, read once.
 #[derive(Default)]
 struct Scopes {
-    /// By function node: its variables, and those whose `[]` inserts (maps).
-    vars: HashMap<usize, (Vec<scope::VarDecl>, HashSet<String>)>,
-    none: (Vec<scope::VarDecl>, HashSet<String>),
+    /// By function node: its variables, those whose `[]` inserts (maps), and the declared type
+    /// of each name declared with one type only.
+    vars: HashMap<usize, FunctionVars>,
+    none: FunctionVars,
 }
 
+type FunctionVars = (
+    Vec<scope::VarDecl>,
+    HashSet<String>,
+    HashMap<String, String>,
+);
+
 impl Scopes {
-    fn of(&mut self, func: Option<Node>, src: &[u8]) -> &(Vec<scope::VarDecl>, HashSet<String>) {
+    fn of(&mut self, func: Option<Node>, src: &[u8]) -> &FunctionVars {
         let Some(f) = func else {
             return &self.none;
         };
@@ -404,7 +421,18 @@ impl Scopes {
                 .filter(|d| d.pointer == 0 && d.ty.contains("map<"))
                 .map(|d| d.name.clone())
                 .collect();
-            (v, keyed)
+            let mut types: HashMap<String, String> = HashMap::new();
+            let mut twice: HashSet<String> = HashSet::new();
+            for d in &v {
+                if types
+                    .insert(d.name.clone(), d.ty.clone())
+                    .is_some_and(|t| t != d.ty)
+                {
+                    twice.insert(d.name.clone());
+                }
+            }
+            types.retain(|k, _| !twice.contains(k));
+            (v, keyed, types)
         })
     }
 
@@ -429,8 +457,13 @@ fn loop_infos<'t>(
         let node = site.node;
         let parent = site.parent;
         let depth = site.depth;
-        let keyed = &scopes.of(site.func, src).1;
-        let extractor = Extractor { src, macros, keyed };
+        let (_, keyed, var_types) = scopes.of(site.func, src);
+        let extractor = Extractor {
+            src,
+            macros,
+            keyed,
+            var_types,
+        };
         let facts = extractor.loop_facts(node);
         infos.push(LoopInfo {
             node,

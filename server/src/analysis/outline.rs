@@ -162,6 +162,31 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         }
         true
     });
+    // A function-like macro may name the caller's variables (`#define AT(i) (buf[(i) * nx])`):
+    // those are used by the loop too.
+    let mut reached = used_macros.clone();
+    close_macros(&mut reached, &[], req.macros)?;
+    for m in &reached {
+        let Some(def) = req.macros.definitions.get(m) else {
+            continue;
+        };
+        for id in macro_free_names(def, m) {
+            if req.macros.definitions.contains_key(&id) || req.facts.locals.contains(&id) {
+                continue;
+            }
+            if decl_of.contains_key(id.as_str()) {
+                if !used.contains(&id) {
+                    used.push(id);
+                }
+            } else if !req.macros.is_type_name(&id)
+                && !super::facts::is_pure_library_function(&id)
+                && !super::syntax::called_names(def).contains(&id)
+                && unknown.is_none()
+            {
+                unknown = Some(id);
+            }
+        }
+    }
     if let Some(name) = unknown {
         return Err(format!(
             "it uses `{name}`, which is neither a parameter nor a local of `{func_name}`"
@@ -807,6 +832,31 @@ fn close_macros(
         }
     }
     Ok(())
+}
+
+/// The names a function-like macro's body uses that are not its parameters (empty for an
+/// object-like macro or a typedef).
+fn macro_free_names(def: &str, name: &str) -> Vec<String> {
+    let d = super::syntax::strip_comments_and_literals(def);
+    let Some(rest) = d
+        .trim_start()
+        .strip_prefix('#')
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix("define"))
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix(name))
+        .and_then(|r| r.strip_prefix('('))
+    else {
+        return Vec::new();
+    };
+    let Some((params, body)) = rest.split_once(')') else {
+        return Vec::new();
+    };
+    let params: Vec<&str> = params.split(',').map(str::trim).collect();
+    identifiers_in(body)
+        .into_iter()
+        .filter(|id| !params.contains(&id.as_str()) && id != "__VA_ARGS__")
+        .collect()
 }
 
 /// Moves a block of code from one indentation to another, line by line.

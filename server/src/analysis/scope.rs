@@ -294,6 +294,8 @@ fn var_decl(decl: Node, declarator: Node, is_param: bool, src: &[u8]) -> Option<
             }
             "array_declarator" => {
                 match d.child_by_field_name("size") {
+                    // `T a[N][M]`: a second dimension (not flat; the outliner refuses it).
+                    Some(_) if v.array_size.is_some() => v.pointer += 1,
                     Some(size) if !is_param => v.array_size = Some(text(size, src).to_string()),
                     _ => v.pointer += 1,
                 }

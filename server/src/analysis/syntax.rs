@@ -105,6 +105,10 @@ pub struct Macros {
     /// Function-like macros whose body is an integer polynomial of their parameters (index
     /// macros: `FTNREF2D(i, j, nx, lx, ly)` → `nx*(j - ly) + i - lx`), parameters named `$0`, `$1`..
     pub function_polys: HashMap<String, (usize, super::poly::Poly)>,
+    /// Typedef name → the type it stands for (`Graph` → `CSRGraph<NodeID>`), `*` per pointer.
+    pub typedefs: HashMap<String, String>,
+    /// Classes and structs with their inline methods judged (`classes.rs`).
+    pub classes: HashMap<String, super::classes::ClassInfo>,
 }
 
 /// Builtin type words a macro may expand to (`#define DATA_TYPE double`).
@@ -180,6 +184,12 @@ impl Macros {
         for (k, v) in other.function_polys {
             self.function_polys.entry(k).or_insert(v);
         }
+        for (k, v) in other.typedefs {
+            self.typedefs.entry(k).or_insert(v);
+        }
+        for (k, v) in other.classes {
+            self.classes.entry(k).or_insert(v);
+        }
     }
 
     pub fn collect(root: Node, src: &[u8]) -> Self {
@@ -228,6 +238,16 @@ impl Macros {
                     let mut cursor = node.walk();
                     for d in node.children_by_field_name("declarator", &mut cursor) {
                         if let Some(n) = declared_type_name(d, src) {
+                            let mut levels = 0;
+                            let mut x = Some(d);
+                            while let Some(k) = x.filter(|k| k.kind() == "pointer_declarator") {
+                                levels += 1;
+                                x = k.child_by_field_name("declarator");
+                            }
+                            m.typedefs.insert(
+                                n.clone(),
+                                format!("{}{}", squash_type(&node, src), "*".repeat(levels)),
+                            );
                             m.types.insert(n.clone());
                             // The outliner carries the typedef along like a macro.
                             m.definitions
@@ -415,6 +435,18 @@ fn macro_poly(
     let p = eval(value?, src, params, values, 0)?;
     // Only index arithmetic of the arguments: a constant body is an object, not an index macro.
     p.vars().iter().any(|v| v.starts_with('$')).then_some(p)
+}
+
+/// A typedef's target type as written (`CSRGraph<NodeID>`), spaces collapsed.
+fn squash_type(node: &Node, src: &[u8]) -> String {
+    node.child_by_field_name("type")
+        .map(|t| {
+            text(t, src)
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
 }
 
 /// The type name a typedef's declarator introduces (`T` in `typedef struct {..} *T;`).

@@ -188,3 +188,82 @@ void fill_padded(double* x) {
     for (int i = 0; i < PADDED; i++)  // expect: kind=map region=yes
         x[i] = -1.0;
 }
+
+// Methods of a class the file defines, judged by their bodies: one that only reads its fields
+// may be called from a parallel loop (a bound, a value), one that writes a field or reads a
+// global may not; a range-for may walk an object a read-only method returns when its
+// begin/end only read (its elements are values, so subscripts through them are data).
+int g_calls;
+
+class Csr {
+    class Row {
+        const int* first_;
+        const int* last_;
+      public:
+        Row(const int* first, const int* last) : first_(first), last_(last) {}
+        typedef const int* iterator;
+        iterator begin() const { return first_; }
+        iterator end() const { return last_; }
+    };
+    int n_;
+    const int* offsets_;
+    const int* cols_;
+    int hits_;
+  public:
+    int rows() const { return n_; }
+    int degree(int r) const { return offsets_[r + 1] - offsets_[r]; }
+    Row row(int r) const { return Row(cols_ + offsets_[r], cols_ + offsets_[r + 1]); }
+    int counted(int r) { hits_++; return offsets_[r]; }
+    int logged(int r) const { return offsets_[r] + g_calls; }
+};
+
+void degrees(const Csr& g, float* out) {
+    for (int r = 0; r < g.rows(); r++)  // expect: kind=map
+        out[r] = 1.0f / g.degree(r);
+}
+
+void counted_degrees(Csr& g, int* out) {
+    for (int r = 0; r < g.rows(); r++)  // expect: kind=sequential reason="counted"
+        out[r] = g.counted(r);
+}
+
+void logged_degrees(const Csr& g, int* out) {
+    for (int r = 0; r < g.rows(); r++)  // expect: kind=sequential reason="logged"
+        out[r] = g.logged(r);
+}
+
+void pull_sums(const Csr& g, const float* x, float* y) {
+    for (int r = 0; r < g.rows(); r++) {  // expect: kind=map
+        float s = 0.0f;
+        for (int c : g.row(r))  // expect: kind=reduction
+            s += x[c];
+        y[r] = s;
+    }
+}
+
+void push_sums(const Csr& g, const float* x, float* y) {
+    for (int r = 0; r < g.rows(); r++)  // expect: kind=histogram
+        for (int c : g.row(r))  // expect: kind=histogram
+            y[c] += x[r];
+}
+
+void mark_neighbours(const Csr& g, int r, int* seen) {
+    for (int c : g.row(r))  // expect: kind=sequential reason="data-dependent position"
+        seen[c] = r;
+}
+
+// Regions must compile on their own: a function-like macro that names the caller's variable
+// makes that variable a parameter too; a 2-D local array is not a flat array.
+#define AT(i) (weights[(i)] * 2.0f)
+
+void weighted(int n, const float* weights, const float* x, float* y) {
+    for (int i = 0; i < n; i++)  // expect: kind=map region=yes
+        y[i] = x[i] * weights[i] + AT(i);
+}
+
+void opaque_rows(unsigned char* dst) {
+    unsigned char block[256][4];
+    for (int i = 0; i < 256; ++i)  // expect: kind=map region=no
+        block[i][3] = 255;
+    dst[0] = block[0][0];
+}

@@ -18,7 +18,13 @@ pub fn pure_helpers(root: Node, src: &[u8], macros: &Macros) -> Vec<(String, Str
             "translation_unit"
             | "declaration_list"
             | "namespace_definition"
-            | "linkage_specification" => {
+            | "linkage_specification"
+            // Implementations behind `#ifdef LIB_IMPLEMENTATION` (single-header libraries); a
+            // helper defined in two branches is defined twice and not trusted.
+            | "preproc_if"
+            | "preproc_ifdef"
+            | "preproc_else"
+            | "preproc_elif" => {
                 stack.extend(named_children(n));
             }
             "function_definition" => {

@@ -12,4 +12,6 @@ pub mod graph;
 pub mod llm;
 pub mod lsp;
 pub mod search;
+#[doc(hidden)]
+pub mod testing;
 pub mod verify;

@@ -7,6 +7,7 @@ use std::process::Command;
 
 use cuda_offload::bench::omp::openmp_region;
 use cuda_offload::bench::task::{BenchTask, load_suite};
+use cuda_offload::testing::{Needs, skip};
 use cuda_offload::verify::compare::{Tolerance, compare_floats, read_f64, read_i64};
 use cuda_offload::verify::harness::{plan_text, reference_program};
 use cuda_offload::verify::plan::{is_float_type, outputs, plan_for};
@@ -74,7 +75,7 @@ fn shipped_tasks_build_and_their_openmp_versions_agree_with_the_serial_code() {
             .unwrap_or_else(|e| panic!("{}: {e}", t.id()));
     }
     if !have_gxx() {
-        println!("SKIP: g++ not found");
+        skip(Needs::Toolchain, "g++ not found");
         return;
     }
     // Two builds and a run per task: spread over the cores.

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use cuda_offload::graph::tasks::{Task, load_tasks};
+use cuda_offload::testing::{Needs, skip};
 use cuda_offload::verify::compare::{read_f64, read_i64};
 use cuda_offload::verify::harness::{plan_text, reference_program};
 use cuda_offload::verify::plan::{eval, is_float_type, outputs, plan_for};
@@ -140,7 +141,7 @@ fn check(task: &Task) -> Result<(), String> {
 #[test]
 fn every_task_runs_at_its_declared_shapes() {
     if !have_gxx() {
-        println!("SKIP: g++ not found");
+        skip(Needs::Toolchain, "g++ not found");
         return;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../graph-data/tasks");

@@ -21,6 +21,7 @@ fn stderr(o: &Output) -> String {
 
 use cuda_offload::graph::trajectory::Trajectory;
 use cuda_offload::graph::verification::to_jsonl_line;
+use cuda_offload::testing::{Needs, skip};
 
 fn data_copy(dir: &Path) -> PathBuf {
     let data = dir.join("graph-data");
@@ -78,11 +79,14 @@ const B: &str = "row_l2_norms";
 #[test]
 fn manifest_verify_record_build() {
     if !have_nvcc() {
-        println!("SKIP: no nvcc (run scripts/setup)");
+        skip(Needs::Toolchain, "no nvcc (run scripts/setup)");
         return;
     }
     if Command::new("nvidia-smi").output().is_ok() {
-        println!("SKIP: this machine has a GPU; scripts/verify-trajectories covers it");
+        skip(
+            Needs::NoGpu,
+            "this machine has a GPU; scripts/verify-trajectories covers it",
+        );
         return;
     }
     let tmp = tempfile::tempdir().unwrap();

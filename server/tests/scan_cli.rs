@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use cuda_offload::testing::{Needs, skip};
 use serde_json::Value;
 
 fn repo_root() -> PathBuf {
@@ -263,7 +264,7 @@ fn sequential_workspace() {
 #[test]
 fn workspace_regions_compile_with_gxx() {
     if Command::new("g++").arg("--version").output().is_err() {
-        println!("SKIP: g++ not found");
+        skip(Needs::Toolchain, "g++ not found");
         return;
     }
     let json = scan_json(&["test-workspaces"]);

@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use cuda_offload::testing::{Needs, skip};
+
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_cuda-offload"))
 }
@@ -13,7 +15,7 @@ fn testdata() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src/verify/testdata")
 }
 
-/// The nvcc the verifier would use, or None (then the test prints SKIP).
+/// Whether the verifier finds an nvcc (without one the tests skip).
 fn have_nvcc() -> bool {
     cuda_offload::verify::toolchain::find_nvcc(
         None,
@@ -55,7 +57,7 @@ fn verify_json_at(candidate: &Path, extra: &[&str]) -> (serde_json::Value, i32) 
 #[test]
 fn a_good_candidate_compiles_and_is_not_run_without_a_gpu() {
     if !have_nvcc() {
-        println!("SKIP: no nvcc (run scripts/setup)");
+        skip(Needs::Toolchain, "no nvcc (run scripts/setup)");
         return;
     }
     if Command::new("nvidia-smi")
@@ -63,7 +65,10 @@ fn a_good_candidate_compiles_and_is_not_run_without_a_gpu() {
         .output()
         .is_ok_and(|o| o.status.success())
     {
-        println!("SKIP: this machine has a GPU; scripts/gpu-test covers it");
+        skip(
+            Needs::NoGpu,
+            "this machine has a GPU; scripts/gpu-test covers it",
+        );
         return;
     }
     let (v, code) = verify_json("saxpy_correct.cu", &[]);
@@ -80,7 +85,7 @@ fn a_good_candidate_compiles_and_is_not_run_without_a_gpu() {
 #[test]
 fn a_kernel_only_answer_with_the_added_launcher_compiles() {
     if !have_nvcc() {
-        println!("SKIP: no nvcc (run scripts/setup)");
+        skip(Needs::Toolchain, "no nvcc (run scripts/setup)");
         return;
     }
     // The shape most `cot` failures on the H200 had (docs/reports/bench/h200-2026-12-02).
@@ -113,7 +118,7 @@ fn a_kernel_only_answer_with_the_added_launcher_compiles() {
 #[test]
 fn a_compile_error_points_at_the_candidates_line() {
     if !have_nvcc() {
-        println!("SKIP: no nvcc (run scripts/setup)");
+        skip(Needs::Toolchain, "no nvcc (run scripts/setup)");
         return;
     }
     let (v, code) = verify_json("saxpy_syntax_error.cu", &[]);
@@ -129,7 +134,7 @@ fn a_compile_error_points_at_the_candidates_line() {
 #[test]
 fn a_wrong_signature_is_explained() {
     if !have_nvcc() {
-        println!("SKIP: no nvcc (run scripts/setup)");
+        skip(Needs::Toolchain, "no nvcc (run scripts/setup)");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -166,7 +171,7 @@ fn a_wrong_signature_is_explained() {
 fn hacks_are_refused_before_compiling() {
     // Static checks need no nvcc, but the verifier refuses to start without one.
     if !have_nvcc() {
-        println!("SKIP: no nvcc (run scripts/setup)");
+        skip(Needs::Toolchain, "no nvcc (run scripts/setup)");
         return;
     }
     for (cand, word) in [
@@ -186,7 +191,7 @@ fn hacks_are_refused_before_compiling() {
 #[test]
 fn the_cache_answers_the_second_time() {
     if !have_nvcc() {
-        println!("SKIP: no nvcc (run scripts/setup)");
+        skip(Needs::Toolchain, "no nvcc (run scripts/setup)");
         return;
     }
     let cache = tempfile::tempdir().unwrap();
@@ -248,7 +253,7 @@ fn bad_input_gets_a_clear_error() {
 #[test]
 fn a_region_file_and_a_manifest_work_without_a_gpu() {
     if !have_nvcc() {
-        println!("SKIP: no nvcc (run scripts/setup)");
+        skip(Needs::Toolchain, "no nvcc (run scripts/setup)");
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -318,7 +323,7 @@ fn the_infinite_loop_adversary_keeps_a_load_in_its_loop() {
         None,
         &cuda_offload::verify::toolchain::default_project_roots(),
     ) else {
-        println!("SKIP: no nvcc (run scripts/setup)");
+        skip(Needs::Toolchain, "no nvcc (run scripts/setup)");
         return;
     };
     let dir = tempfile::tempdir().unwrap();

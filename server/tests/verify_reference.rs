@@ -5,6 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
+use cuda_offload::testing::{Needs, skip};
 use cuda_offload::verify::compare::{Tolerance, compare_floats, read_f64, read_i64};
 use cuda_offload::verify::harness::{SERIAL_BUDGET_MS, SERIAL_REPS, plan_text, reference_program};
 use cuda_offload::verify::plan::{is_float_type, outputs, plan_for};
@@ -42,7 +43,7 @@ fn build_and_run(dir: &Path, hp: bool, plan: &str) -> std::path::PathBuf {
 #[test]
 fn references_build_run_and_agree_in_both_precisions() {
     if !have_gxx() {
-        println!("SKIP: g++ not found");
+        skip(Needs::Toolchain, "g++ not found");
         return;
     }
     for name in names() {
@@ -107,7 +108,7 @@ fn references_build_run_and_agree_in_both_precisions() {
 #[test]
 fn reference_parts_split_outputs_from_the_serial_timing() {
     if !have_gxx() {
-        println!("SKIP: g++ not found");
+        skip(Needs::Toolchain, "g++ not found");
         return;
     }
     let region = builtin_region("saxpy").unwrap();
@@ -156,7 +157,7 @@ fn reference_parts_split_outputs_from_the_serial_timing() {
 #[test]
 fn histogram_counts_every_element() {
     if !have_gxx() {
-        println!("SKIP: g++ not found");
+        skip(Needs::Toolchain, "g++ not found");
         return;
     }
     // bins starts with seeded values; the loop adds exactly n increments in total.
@@ -195,7 +196,7 @@ fn histogram_counts_every_element() {
 #[test]
 fn threaded_input_generator_draws_the_sequential_stream() {
     if !have_gxx() {
-        println!("SKIP: g++ not found");
+        skip(Needs::Toolchain, "g++ not found");
         return;
     }
     let program = format!(

@@ -5,26 +5,31 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
+use cuda_offload::testing::{Needs, skip};
 use cuda_offload::verify::sandbox::{self, Exit, Limits, NetIsolation};
 
+/// The program built with g++, or None where there is no g++ (a program that does not compile fails).
 fn build(dir: &Path, name: &str, src: &str) -> Option<PathBuf> {
     let cpp = dir.join(format!("{name}.cpp"));
     std::fs::write(&cpp, src).unwrap();
     let exe = dir.join(name);
-    let ok = Command::new("g++")
+    let status = Command::new("g++")
         .args(["-O1", "-o"])
         .arg(&exe)
         .arg(&cpp)
         .status()
-        .ok()?
-        .success();
-    ok.then_some(exe)
+        .ok()?;
+    assert!(
+        status.success(),
+        "g++ does not compile {name}.cpp: {status}"
+    );
+    Some(exe)
 }
 
 fn job(name: &str, src: &str) -> Option<(tempfile::TempDir, PathBuf)> {
     let dir = tempfile::tempdir().unwrap();
     let Some(exe) = build(dir.path(), name, src) else {
-        println!("SKIP: g++ not available");
+        skip(Needs::Toolchain, "g++ not available");
         return None;
     };
     sandbox::hand_over(dir.path()).unwrap();
@@ -118,7 +123,7 @@ fn segfault_is_a_signal_not_a_crash_of_ours() {
 #[test]
 fn writing_outside_the_job_dir_fails_when_the_uid_is_dropped() {
     if !sandbox::is_root() {
-        println!("SKIP: not root, so no uid drop to test");
+        skip(Needs::Privilege, "not root, so no uid drop to test");
         return;
     }
     let target = std::env::temp_dir().join(format!("co-sandbox-outside-{}", std::process::id()));
@@ -163,7 +168,7 @@ fn no_network_inside() {
     };
     let r = sandbox::run(&exe, &[], dir.path(), &[], &limits(5000)).unwrap();
     match sandbox::net_isolation() {
-        NetIsolation::None => println!("SKIP: no network namespace on this machine"),
+        NetIsolation::None => skip(Needs::Privilege, "no network namespace on this machine"),
         _ => assert_eq!(r.stdout.trim(), "connect=-1", "{r:?}"),
     }
 }

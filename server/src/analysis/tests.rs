@@ -166,7 +166,10 @@ pub(crate) fn compile_regions(regions: &[(String, OffloadRegion)]) {
         .output()
         .is_err()
     {
-        println!("SKIP: g++ not found; regions not compiled");
+        crate::testing::skip(
+            crate::testing::Needs::Toolchain,
+            "g++ not found; regions not compiled",
+        );
         return;
     }
     let dir = tempfile::tempdir().unwrap();

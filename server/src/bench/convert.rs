@@ -326,7 +326,10 @@ mod tests {
     #[test]
     fn converting_twice_writes_the_same_bytes_as_the_shipped_suite() {
         let Some(pareval) = pareval_dir() else {
-            println!("SKIP: ParEval data not found (set CUDA_OFFLOAD_PAREVAL)");
+            crate::testing::skip(
+                crate::testing::Needs::Data,
+                "ParEval data not found (set CUDA_OFFLOAD_PAREVAL)",
+            );
             return;
         };
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -354,7 +357,7 @@ mod tests {
     #[test]
     fn a_problem_missing_from_the_map_is_an_error() {
         let Some(pareval) = pareval_dir() else {
-            println!("SKIP: ParEval data not found");
+            crate::testing::skip(crate::testing::Needs::Data, "ParEval data not found");
             return;
         };
         let dir = tempfile::tempdir().unwrap();

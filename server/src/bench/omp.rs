@@ -179,7 +179,7 @@ mod tests {
             .output()
             .is_err()
         {
-            println!("SKIP: g++ not found");
+            crate::testing::skip(crate::testing::Needs::Toolchain, "g++ not found");
             return;
         }
         let region = tiny_region();

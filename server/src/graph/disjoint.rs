@@ -187,7 +187,10 @@ fn short_names_and_normalization() {
 #[test]
 fn no_task_is_a_pareval_problem() {
     let Some(dir) = pareval_dir() else {
-        println!("SKIP: ParEval data not found (set CUDA_OFFLOAD_PAREVAL to its folder)");
+        crate::testing::skip(
+            crate::testing::Needs::Data,
+            "ParEval data not found (set CUDA_OFFLOAD_PAREVAL to its folder)",
+        );
         return;
     };
     let problems = load_problems(&dir);

@@ -66,7 +66,11 @@ pub fn privatise(
                     .filter(|(n, _, _)| *n == w.name)
                     .all(|(_, _, b)| range.contains(b))
         });
-        if local && (assigned_first || in_private_child) {
+        if local
+            && (assigned_first
+                || in_private_child
+                || reads_follow_writes(facts, &w.name, node, src))
+        {
             candidates.push(w.name.clone());
         }
     }
@@ -78,6 +82,7 @@ pub fn privatise(
     let (lo, hi) = (node.start_byte(), node.end_byte());
     let outer = outermost.map(|o| o.byte_range()).unwrap_or(lo..hi);
     let mut live: Vec<String> = Vec::new();
+    let mut after: Vec<(String, Node)> = Vec::new();
     for_each_descendant(func, |n| {
         // Before the loop and outside every loop around it.
         if n.end_byte() <= outer.start {
@@ -87,18 +92,154 @@ pub fn privatise(
             return false;
         }
         if n.kind() == "identifier" {
-            let after = n.start_byte() >= hi;
-            let in_outer = outer.contains(&n.start_byte());
             let name = text(n, src);
-            if (after || in_outer) && candidates.iter().any(|c| c == name.as_ref()) {
+            if !candidates.iter().any(|c| c == name.as_ref()) {
+                return true;
+            }
+            if outer.contains(&n.start_byte()) && n.start_byte() < hi {
                 live.push(name.to_string());
+            } else if n.start_byte() >= hi {
+                if outer.contains(&n.start_byte()) {
+                    live.push(name.to_string());
+                }
+                after.push((name.to_string(), n));
             }
         }
         true
     });
+    // After the loop, a value is dead when the next mention assigns it afresh in a block that
+    // holds every later mention (`t = e;` at the top of another loop's body).
+    for c in &candidates {
+        let mentions: Vec<Node> = after
+            .iter()
+            .filter(|(n, _)| n == c)
+            .map(|(_, n)| *n)
+            .collect();
+        let Some(first) = mentions.first() else {
+            continue;
+        };
+        let killed = first
+            .parent()
+            .filter(|a| a.kind() == "assignment_expression")
+            .and_then(|a| a.parent())
+            .filter(|st| st.kind() == "expression_statement" && defines(*st, c, src))
+            .and_then(|st| st.parent())
+            .filter(|b| matches!(b.kind(), "compound_statement" | "case_statement"))
+            .is_some_and(|block| {
+                mentions[1..]
+                    .iter()
+                    .all(|m| block.byte_range().contains(&m.start_byte()))
+            });
+        if !killed {
+            live.push(c.clone());
+        }
+    }
     for name in candidates.into_iter().filter(|c| !live.contains(c)) {
         facts.scalar_writes.retain(|w| w.name != name);
         facts.scalar_reads.retain(|(n, _, _)| *n != name);
         facts.private_scalars.push(name);
+    }
+}
+
+/// Whether every read of `name` in the loop comes after a plain assignment to it that is a
+/// statement of a block holding the read (`if (c) { t = x; y = t; }`): each iteration that reads
+/// it has just written it, whichever branches it takes.
+fn reads_follow_writes(facts: &LoopFacts, name: &str, node: Node, src: &[u8]) -> bool {
+    // (block range, write end) of the assignments that are whole statements of a block.
+    let mut defs: Vec<(std::ops::Range<usize>, usize)> = Vec::new();
+    for w in facts.scalar_writes.iter().filter(|w| w.name == name) {
+        if w.accumulate.is_some() || w.pointer_chase || w.byte == 0 {
+            continue;
+        }
+        let Some(mut n) = node.descendant_for_byte_range(w.byte - 1, w.byte - 1) else {
+            continue;
+        };
+        while n.kind() != "assignment_expression" {
+            match n.parent() {
+                Some(p) if p.start_byte() >= node.start_byte() => n = p,
+                _ => break,
+            }
+        }
+        let plain = n.kind() == "assignment_expression"
+            && n.end_byte() == w.byte
+            && n.child_by_field_name("operator")
+                .is_some_and(|o| text(o, src) == "=")
+            && n.child_by_field_name("left")
+                .is_some_and(|l| text(l, src) == name);
+        let Some(stmt) = n
+            .parent()
+            .filter(|s| plain && s.kind() == "expression_statement")
+        else {
+            continue;
+        };
+        let Some(block) = stmt
+            .parent()
+            .filter(|b| matches!(b.kind(), "compound_statement" | "case_statement"))
+        else {
+            continue;
+        };
+        defs.push((block.byte_range(), w.byte));
+    }
+    // An `if`/`else` whose every branch assigns it defines it for what follows in its block.
+    for_each_descendant(node, |n| {
+        if n.kind() == "if_statement"
+            && defines(n, name, src)
+            && let Some(block) = n
+                .parent()
+                .filter(|b| matches!(b.kind(), "compound_statement" | "case_statement"))
+        {
+            defs.push((block.byte_range(), n.end_byte()));
+        }
+        true
+    });
+    let reads: Vec<usize> = facts
+        .scalar_reads
+        .iter()
+        .filter(|(n, _, _)| n == name)
+        .map(|(_, _, b)| *b)
+        .collect();
+    !reads.is_empty()
+        && reads.iter().all(|r| {
+            defs.iter()
+                .any(|(block, end)| block.contains(r) && end <= r)
+        })
+}
+
+/// Whether statement `st` assigns `name` (plainly, with `=`) on every path through it.
+fn defines(st: Node, name: &str, src: &[u8]) -> bool {
+    match st.kind() {
+        "expression_statement" => st.named_child(0).is_some_and(|e| {
+            e.kind() == "assignment_expression"
+                && e.child_by_field_name("operator")
+                    .is_some_and(|o| text(o, src) == "=")
+                && e.child_by_field_name("left")
+                    .is_some_and(|l| text(l, src) == name)
+                && e.child_by_field_name("right").is_some_and(|r| {
+                    let mut mentions = false;
+                    for_each_descendant(r, |x| {
+                        mentions |= x.kind() == "identifier" && text(x, src) == name;
+                        !mentions
+                    });
+                    !mentions
+                })
+        }),
+        "compound_statement" => {
+            let mut c = st.walk();
+            st.named_children(&mut c).any(|x| defines(x, name, src))
+        }
+        "if_statement" => {
+            let alt = st.child_by_field_name("alternative").map(|a| {
+                if a.kind() == "else_clause" {
+                    a.named_child(0)
+                } else {
+                    Some(a)
+                }
+            });
+            match (st.child_by_field_name("consequence"), alt) {
+                (Some(c), Some(Some(a))) => defines(c, name, src) && defines(a, name, src),
+                _ => false,
+            }
+        }
+        _ => false,
     }
 }

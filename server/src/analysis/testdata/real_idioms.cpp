@@ -277,3 +277,75 @@ void blend(int n, const int* a, const int* b, int* out) {
     for (int i = 0; i < n; i++)  // expect: kind=map region=yes
         out[i] = mylib_average(a[i], b[i]);
 }
+
+// A temporary declared before the loop, assigned and then used inside one branch: private to
+// each iteration, whichever branch it takes; read before the branch assigns it, it is carried.
+void limited(int n, const double* a, const double* b, double* out) {
+    double g, g2;
+    for (int i = 0; i < n; i++) {  // expect: kind=map region=yes
+        if (a[i] > 0.0) {
+            out[i] = 0.0;
+        } else {
+            g = fmin(a[i], b[i]);
+            g2 = g * g;
+            out[i] = 2.0 * g2;
+        }
+    }
+}
+
+void limited_carried(int n, const double* a, double* out) {
+    double g = 0.0;
+    for (int i = 0; i < n; i++) {  // expect: kind=sequential
+        if (a[i] > 0.0) {
+            out[i] = g;
+        } else {
+            g = a[i];
+            out[i] = g;
+        }
+    }
+}
+
+void upwind(int n, const int* flag, const double* a, double* out) {
+    int from;
+    for (int i = 1; i < n; i++) {  // expect: kind=stencil region=yes
+        if (flag[i] > 0) {
+            from = i - 1;
+        } else {
+            from = i;
+        }
+        out[i] = a[i] * 0.5 + a[i - 1] * 0.25 + (double)from;
+    }
+}
+
+void upwind_partial(int n, const int* flag, double* out) {
+    int from = 0;
+    for (int i = 1; i < n; i++) {  // expect: kind=sequential
+        if (flag[i] > 0) {
+            from = i - 1;
+        }
+        out[i] = (double)from;
+    }
+}
+
+// A temporary shared by two loops in a row: the second assigns it before any use, so the
+// first loop's last value is dead and each loop may privatise it.
+void two_passes(int n, const double* a, double* b, double* c) {
+    double t;
+    for (int i = 0; i < n; i++) {  // expect: kind=map region=yes
+        t = a[i] * 2.0;
+        b[i] = t + 1.0;
+    }
+    for (int i = 0; i < n; i++) {  // expect: kind=map region=yes
+        t = b[i] * 0.5;
+        c[i] = t - 1.0;
+    }
+}
+
+double two_passes_live(int n, const double* a, double* b) {
+    double t = 0.0;
+    for (int i = 0; i < n; i++) {  // expect: kind=sequential
+        t = a[i] * 2.0;
+        b[i] = t + 1.0;
+    }
+    return t;
+}

@@ -202,6 +202,8 @@ fn the_cache_answers_the_second_time() {
                 "--region",
                 "builtin:saxpy",
                 "--json",
+                "--seed",
+                "7",
                 "--cache-dir",
             ])
             .arg(cache.path())
@@ -217,6 +219,7 @@ fn the_cache_answers_the_second_time() {
     assert_eq!(second["cached"], true);
     assert_eq!(first["key"], second["key"]);
     assert_eq!(first["diagnostics"], second["diagnostics"]);
+    assert_eq!(first["run_seed"], 7);
 }
 
 #[test]

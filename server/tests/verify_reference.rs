@@ -113,22 +113,25 @@ fn reference_parts_split_outputs_from_the_serial_timing() {
     }
     let region = builtin_region("saxpy").unwrap();
     let mut plan = plan_for(&region, 1);
-    plan.timed = plan.cases[0].clone();
-    plan.checked_samples.clear();
+    plan.timed = plan.cases[2].clone();
+    plan.checked_samples = vec![2];
     let full = plan_text(&plan, 1.0);
-    let serial_line = format!("serial 1 0 {SERIAL_REPS} {SERIAL_BUDGET_MS} ");
+    let seed = plan.timed.seed;
+    let serial_line = format!("serial {seed} 0 {SERIAL_REPS} {SERIAL_BUDGET_MS} ");
     assert!(full.contains(&serial_line), "{full}");
     // A budget of 0 ms is spent by the first repetition.
-    let text = full.replace(&serial_line, &format!("serial 1 0 {SERIAL_REPS} 0 "));
+    let text = full.replace(&serial_line, &format!("serial {seed} 0 {SERIAL_REPS} 0 "));
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("reference.cpp"), reference_program(&region)).unwrap();
     let whole = build_and_run(dir.path(), false, &text);
     let part = |name: &str| {
-        let out = dir.path().join(name);
+        let out = dir.path().join(name.replace(' ', "_"));
         std::fs::create_dir_all(&out).unwrap();
         std::fs::write(out.join("plan.txt"), &text).unwrap();
+        let mut args = vec!["."];
+        args.extend(name.split(' '));
         let st = Command::new(dir.path().join("ref_native"))
-            .args([".", name])
+            .args(&args)
             .current_dir(&out)
             .status()
             .unwrap();
@@ -137,7 +140,15 @@ fn reference_parts_split_outputs_from_the_serial_timing() {
     };
     let outputs_dir = part("outputs");
     let serial_dir = part("serial");
+    // `sample I` recomputes one timed sample, as the whole run's re-checked sample.
+    let sample_dir = part("sample 2");
     let p = outputs(&region).next().unwrap();
+    let t2 = format!("t2_{}.bin", p.name);
+    assert_eq!(
+        std::fs::read(whole.join(&t2)).unwrap(),
+        std::fs::read(sample_dir.join(&t2)).unwrap()
+    );
+    assert!(!sample_dir.join(format!("c0_{}.bin", p.name)).exists());
     for i in 0..plan.cases.len() {
         let f = format!("c{i}_{}.bin", p.name);
         assert_eq!(

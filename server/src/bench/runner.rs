@@ -398,6 +398,7 @@ mod run_tests {
                     end_to_end_speedup: 4.0 / 3.0,
                     roofline_fraction: Some(0.5),
                     samples: 30,
+                    noisy: false,
                     noise: 0.001,
                     size: "n=11184809".into(),
                 };

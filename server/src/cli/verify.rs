@@ -68,6 +68,10 @@ pub struct Args {
     /// Keep the job directory (generated sources, outputs) and print where it is
     #[arg(long)]
     keep: bool,
+    /// Seed of the inputs, the shapes and the re-checked samples (default: drawn at random for
+    /// each run and printed, so that a run can be repeated)
+    #[arg(long)]
+    seed: Option<u64>,
     /// Run the compiled harness even without a detected GPU (shows the driver's own answer)
     #[arg(long, hide = true)]
     force_run: bool,
@@ -81,6 +85,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         force_run: args.force_run,
         protocol: args.protocol,
         screening_runs: args.screening_runs as usize,
+        seed: args.seed,
         ..VerifyConfig::default()
     };
     if let Some(j) = args.jobs {
@@ -162,6 +167,17 @@ fn print_human(report: &VerifyReport, cand: &Path) {
         if report.cached { "cached; " } else { "" },
         format_args!("{:.1} s", report.wall_s)
     );
+    if let Some(g) = report.outcome.guard() {
+        say!("  decided by: {g}");
+    }
+    say!(
+        "  checked ({} shapes; repeat with --seed {}):",
+        report.checked.len(),
+        report.run_seed
+    );
+    for c in &report.checked {
+        say!("    {c}");
+    }
     if let Some(d) = &report.job_dir {
         say!("  job directory kept: {d}");
     }
@@ -180,6 +196,10 @@ struct Entry {
     candidate: String,
     /// The verdict this candidate must get.
     expect: String,
+    /// The guard that must decide it (`link:undefined-symbol`, `compare:edge case`, ...; a
+    /// prefix such as `compare:` is enough).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    guard: Option<String>,
     /// The BENCHMARKING.md row or adversarial case it stands for.
     #[serde(default)]
     row: String,
@@ -312,6 +332,12 @@ fn judge_entry(e: &Entry, rep: &VerifyReport) -> (bool, String) {
     if verdict != e.expect {
         return (false, format!("expected {}, got {verdict}", e.expect));
     }
+    if let Some(want) = &e.guard {
+        let got = rep.outcome.guard().unwrap_or_default();
+        if !got.starts_with(want.as_str()) {
+            return (false, format!("expected guard {want}, got `{got}`"));
+        }
+    }
     if let crate::verify::VerifyOutcome::Correct(t) = &rep.outcome {
         if let Some(m) = e.max_speedup
             && t.speedup >= m
@@ -332,10 +358,15 @@ fn judge_entry(e: &Entry, rep: &VerifyReport) -> (bool, String) {
 
 fn markdown_table(results: &[EntryResult]) -> String {
     let mut s = String::from(
-        "| candidate | row | expected | verdict | ok | kernel ms | serial ms | speedup | roofline | detail |\n\
-         |---|---|---|---|---|---|---|---|---|---|\n",
+        "| candidate | row | expected | verdict | guard | ok | kernel ms | serial ms | speedup | roofline | detail |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n",
     );
     for r in results {
+        let guard = r
+            .report
+            .as_ref()
+            .and_then(|rep| rep.outcome.guard())
+            .unwrap_or_default();
         let (verdict, k, ser, sp, roof, detail) = match &r.report {
             Some(rep) => {
                 let (k, ser, sp, roof) = match &rep.outcome {
@@ -370,7 +401,7 @@ fn markdown_table(results: &[EntryResult]) -> String {
             ),
         };
         s.push_str(&format!(
-            "| {} | {} | {} | {verdict} | {} | {k} | {ser} | {sp} | {roof} | {detail} |\n",
+            "| {} | {} | {} | {verdict} | {guard} | {} | {k} | {ser} | {sp} | {roof} | {detail} |\n",
             r.entry.name,
             r.entry.row,
             r.entry.expect,

@@ -246,7 +246,10 @@ impl ModelEnv<'_> {
                             VerifyOutcome::Correct(_) | VerifyOutcome::CompiledNotRun { .. } => {
                                 None
                             }
-                            other => Some((Failure::Test, other.summary())),
+                            // No judgement of the code: nothing the model could repair.
+                            VerifyOutcome::VerifierError { .. } | VerifyOutcome::Cancelled => None,
+                            // Which output and how wrong, never the shapes or values.
+                            other => Some((Failure::Test, other.feedback())),
                         };
                         record.outcome = Some(outcome.clone());
                         Attempt {

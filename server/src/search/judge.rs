@@ -45,18 +45,23 @@ impl Judge for VerifierJudge {
         let verifier = self.0.clone();
         let (region, candidate) = (region.clone(), candidate.to_string());
         Box::pin(async move {
+            let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let flag = stop.clone();
             let job = tokio::task::spawn_blocking(move || {
-                verifier.verify_with(&region, &candidate, protocol)
+                verifier.verify_cancellable(&region, &candidate, protocol, flag)
             });
             tokio::select! {
                 joined = job => match joined {
                     Ok(Ok(report)) => report.outcome,
-                    // Not the candidate's fault, but the search must see a failed step.
-                    Ok(Err(e)) => VerifyOutcome::Rejected { reason: format!("verifier error: {e}") },
-                    Err(e) => VerifyOutcome::Rejected { reason: format!("verifier task failed: {e}") },
+                    // Not the candidate's fault: no reward, nothing to repair.
+                    Ok(Err(e)) => VerifyOutcome::VerifierError { detail: e.to_string() },
+                    Err(e) => VerifyOutcome::VerifierError { detail: format!("verifier task failed: {e}") },
                 },
-                // The job finishes in the background (its own timeouts bound it); its result is dropped.
-                _ = cancel.cancelled() => VerifyOutcome::Rejected { reason: "cancelled".into() },
+                // The running compile or candidate is killed (its process group) by the flag.
+                _ = cancel.cancelled() => {
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                    VerifyOutcome::Cancelled
+                }
             }
         })
     }
@@ -121,8 +126,8 @@ impl Judge for LazyVerifierJudge {
                         .judge(region, candidate, protocol, cancel)
                         .await
                 }
-                Err(e) => VerifyOutcome::Rejected {
-                    reason: format!("verifier unavailable: {e}"),
+                Err(e) => VerifyOutcome::VerifierError {
+                    detail: format!("verifier unavailable: {e}"),
                 },
             }
         })

@@ -485,6 +485,7 @@ mod tests {
             got: "2".into(),
             size: "n=33554431".into(),
             seed: 1004,
+            check: "timed sample 4".into(),
         };
         let (result, _, _) = offload_saxpy(wrong).await;
         let err = result.expect_err("no kernel that failed a check");

@@ -70,6 +70,24 @@ impl Cache {
         }
     }
 
+    /// A compiled harness object for `key` (every candidate of a region links the same one).
+    pub fn object(&self, key: &str) -> Option<PathBuf> {
+        let p = self.dir.join("objects").join(format!("{key}.o"));
+        p.is_file().then_some(p)
+    }
+
+    /// Best effort, like `put`.
+    pub fn store_object(&self, key: &str, from: &Path) {
+        let dir = self.dir.join("objects");
+        if std::fs::create_dir_all(&dir).is_err() {
+            return;
+        }
+        let tmp = dir.join(format!("{key}.tmp{}", std::process::id()));
+        if std::fs::copy(from, &tmp).is_ok() {
+            let _ = std::fs::rename(&tmp, dir.join(format!("{key}.o")));
+        }
+    }
+
     /// Directory holding a finished reference run for `key`, if there is one.
     pub fn reference(&self, key: &str) -> Option<PathBuf> {
         let d = self.dir.join("references").join(key);
@@ -122,7 +140,10 @@ mod tests {
         let key = hash(&[b"a", b"b"]);
         assert_ne!(key, hash(&[b"ab", b""]));
         assert!(c.get(&key).is_none());
-        let o = VerifyOutcome::Rejected { reason: "r".into() };
+        let o = VerifyOutcome::Rejected {
+            guard: "static:test".into(),
+            reason: "r".into(),
+        };
         c.put(&key, &o);
         assert_eq!(c.get(&key), Some(o));
     }

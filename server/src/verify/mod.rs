@@ -9,10 +9,12 @@
 //! toolchain or this machine.
 
 pub mod cache;
+pub mod channel;
 pub mod compare;
 pub mod diagnostics;
 pub mod gpu;
 pub mod harness;
+pub mod object_check;
 pub mod outcome;
 pub mod plan;
 pub mod pool;
@@ -30,11 +32,14 @@ use serde::{Deserialize, Serialize};
 
 use crate::analysis::OffloadRegion;
 
-pub use outcome::{Diagnostic, RewardForm, Timing, VerifyOutcome, reward};
+pub use outcome::{Diagnostic, RewardForm, Timing, VerifyOutcome, judged_reward, reward};
 pub use sandbox::SandboxInfo;
 
 /// Bumped whenever the harness or the judging changes, so cached outcomes are not reused.
-const VERIFIER_VERSION: &str = "verify-3";
+const VERIFIER_VERSION: &str = "verify-4";
+
+/// Relative standard error above which a final timing is taken again, then reported as noisy.
+pub const NOISE_BOUND: f64 = 0.02;
 
 /// Roofline ceilings; the defaults were measured on the H200 (ENVIRONMENT.md).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -80,6 +85,9 @@ pub struct VerifyConfig {
     pub screening_runs: usize,
     /// `-arch` of every compile, e.g. `sm_90`; `None`: the first detected GPU's, else `sm_90`.
     pub gpu_arch: Option<String>,
+    /// Seed of every input, shape and re-checked sample of this verifier's runs; `None`: drawn
+    /// at random when the verifier starts (reported with every outcome, so a run can be repeated).
+    pub seed: Option<u64>,
 }
 
 impl Default for VerifyConfig {
@@ -103,6 +111,7 @@ impl Default for VerifyConfig {
             protocol: Protocol::Full,
             screening_runs: 1,
             gpu_arch: None,
+            seed: None,
         }
     }
 }
@@ -147,6 +156,8 @@ pub struct VerifyReport {
     pub sandbox: SandboxInfo,
     /// The sizes/seeds checked, `n=37 seed=1 dist=0`.
     pub checked: Vec<String>,
+    /// The seed every input, shape and re-checked sample came from (`--seed` repeats the run).
+    pub run_seed: u64,
     /// Kept job directory (with `--keep`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub job_dir: Option<String>,
@@ -164,6 +175,10 @@ pub enum VerifyError {
     Sandbox(#[from] sandbox::SandboxError),
     #[error("job directory: {0}")]
     Io(#[from] std::io::Error),
+    #[error("the generated harness does not compile (a verifier bug, not the candidate's): {0}")]
+    Harness(String),
+    #[error(transparent)]
+    ObjectTools(#[from] object_check::ToolError),
 }
 
 pub struct Verifier {
@@ -175,11 +190,25 @@ pub struct Verifier {
     compile_slots: pool::Semaphore,
     machine: Arc<pool::Machine>,
     reference_locks: Mutex<HashMap<String, Arc<Mutex<()>>>>,
+    run_seed: u64,
 }
 
 struct ReferenceDirs {
     native: PathBuf,
     hp: Option<PathBuf>,
+    /// Cases the serial code itself fails on (it is not defined there): dropped, with why.
+    dropped: Vec<(usize, String)>,
+}
+
+/// A hash of this program's own executable, once: a changed verifier never reuses an outcome.
+fn verifier_code_hash() -> &'static str {
+    static HASH: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| {
+        std::env::current_exe()
+            .and_then(std::fs::read)
+            .map(|b| cache::hash(&[&b]))
+            .unwrap_or_else(|_| VERIFIER_VERSION.to_string())
+    })
 }
 
 impl Verifier {
@@ -210,6 +239,7 @@ impl Verifier {
             compile_slots: pool::Semaphore::new(cfg.compile_jobs),
             machine: Arc::new(pool::Machine::new(&indices, cfg.screening_runs)),
             reference_locks: Mutex::new(HashMap::new()),
+            run_seed: cfg.seed.unwrap_or_else(rand::random),
             cfg,
             nvcc,
             gpus,
@@ -227,6 +257,10 @@ impl Verifier {
 
     pub fn config(&self) -> &VerifyConfig {
         &self.cfg
+    }
+
+    pub fn run_seed(&self) -> u64 {
+        self.run_seed
     }
 
     /// Blocks until no timed run holds or waits for the machine, then shares it until dropped:
@@ -252,6 +286,7 @@ impl Verifier {
             output_cap: 64 * 1024,
             no_network: true,
             drop_privileges: self.cfg.drop_privileges,
+            cancel: None,
         }
     }
 
@@ -268,8 +303,14 @@ impl Verifier {
     ) -> Vec<Result<VerifyReport, VerifyError>> {
         let workers = self.cfg.compile_jobs.max(1) + self.machine.gpu_count();
         pool::map_parallel(jobs, workers, |i, j| {
-            let r =
-                self.verify_hinted(&j.region, &j.candidate, j.run_timeout, i, self.cfg.protocol);
+            let r = self.verify_hinted(
+                &j.region,
+                &j.candidate,
+                j.run_timeout,
+                i,
+                self.cfg.protocol,
+                None,
+            );
             on_done(i, &r);
             r
         })
@@ -280,7 +321,7 @@ impl Verifier {
         region: &OffloadRegion,
         candidate: &str,
     ) -> Result<VerifyReport, VerifyError> {
-        self.verify_hinted(region, candidate, None, 0, self.cfg.protocol)
+        self.verify_hinted(region, candidate, None, 0, self.cfg.protocol, None)
     }
 
     /// `verify` with another timing protocol than the configured one (a search screens its
@@ -291,7 +332,18 @@ impl Verifier {
         candidate: &str,
         protocol: Protocol,
     ) -> Result<VerifyReport, VerifyError> {
-        self.verify_hinted(region, candidate, None, 0, protocol)
+        self.verify_hinted(region, candidate, None, 0, protocol, None)
+    }
+
+    /// `verify_with` that stops (killing whatever runs) once `cancel` is set: `Cancelled`.
+    pub fn verify_cancellable(
+        &self,
+        region: &OffloadRegion,
+        candidate: &str,
+        protocol: Protocol,
+        cancel: Arc<std::sync::atomic::AtomicBool>,
+    ) -> Result<VerifyReport, VerifyError> {
+        self.verify_hinted(region, candidate, None, 0, protocol, Some(cancel))
     }
 
     fn verify_hinted(
@@ -301,46 +353,34 @@ impl Verifier {
         run_timeout: Option<Duration>,
         hint: usize,
         protocol: Protocol,
+        cancel: Option<Arc<std::sync::atomic::AtomicBool>>,
     ) -> Result<VerifyReport, VerifyError> {
         let start = Instant::now();
         harness::validate_region(region).map_err(VerifyError::BadRegion)?;
-        let mut plan = plan::plan_for(
-            region,
-            u64::from_str_radix(&cache::hash(&[region.source.as_bytes()])[..15], 16).unwrap_or(7),
-        );
+        let mut plan = plan::plan_for(region, self.run_seed);
         let mut budget_s = self.cfg.timed_budget_s;
         if protocol == Protocol::Screening {
             plan.screening();
             budget_s = budget_s.min(1.0);
         }
-        let plan_txt = harness::plan_text(&plan, budget_s);
-        let cand_prog = harness::candidate_program(region, candidate);
+        let cand_src = harness::candidate_source(region, candidate);
+        let harness_src = harness::harness_program(region);
         let ref_prog = harness::reference_program(region);
         let gpu_id = self.gpu_name().unwrap_or_else(|| "none".into());
         let key = cache::hash(&[
             VERIFIER_VERSION.as_bytes(),
-            cand_prog.as_bytes(),
+            verifier_code_hash().as_bytes(),
+            cand_src.as_bytes(),
+            harness_src.as_bytes(),
             ref_prog.as_bytes(),
-            plan_txt.as_bytes(),
+            harness::plan_text(&plan, budget_s).as_bytes(),
             self.nvcc.version.as_bytes(),
             self.nvcc.path.as_os_str().as_encoded_bytes(),
             self.arch.as_bytes(),
             gpu_id.as_bytes(),
             &[self.cfg.force_run as u8],
         ]);
-        let mut checked: Vec<String> = plan
-            .cases
-            .iter()
-            .map(|c| format!("{} seed={} dist={}", c.describe_size(), c.seed, c.dist))
-            .collect();
-        for i in &plan.checked_samples {
-            checked.push(format!(
-                "{} seed={} dist={} (timed sample {i})",
-                plan.timed.describe_size(),
-                plan.timed.seed + *i as u64,
-                i % 2
-            ));
-        }
+        let checked = describe_checks(&plan);
         let report = |outcome: VerifyOutcome, cached: bool, job_dir: Option<String>| VerifyReport {
             region: region.name.clone(),
             summary: outcome.summary(),
@@ -355,10 +395,18 @@ impl Verifier {
             gpu: self.gpu_name(),
             sandbox: sandbox::info(&self.run_limits()),
             checked: checked.clone(),
+            run_seed: self.run_seed,
             job_dir,
         };
         if let Some(reason) = static_check::check(region, candidate) {
-            return Ok(report(VerifyOutcome::Rejected { reason }, false, None));
+            return Ok(report(
+                VerifyOutcome::Rejected {
+                    guard: "static:source".into(),
+                    reason,
+                },
+                false,
+                None,
+            ));
         }
         if let Some(c) = &self.cache
             && let Some(o) = c.get(&key)
@@ -368,19 +416,24 @@ impl Verifier {
         let job = tempfile::Builder::new()
             .prefix("cuda-offload-verify-")
             .tempdir()?;
-        let outcome = self.run_job(
-            region,
-            &cand_prog,
-            &ref_prog,
-            &plan,
-            &plan_txt,
-            job.path(),
-            run_timeout,
+        let sources = Sources {
+            candidate: &cand_src,
+            harness: &harness_src,
+            reference: &ref_prog,
+        };
+        let run = RunSettings {
+            timeout: run_timeout,
             hint,
             protocol,
-        )?;
+            budget_s,
+            cancel,
+        };
+        let outcome = self.run_job(region, &sources, &mut plan, job.path(), &run)?;
         if let Some(c) = &self.cache
-            && !matches!(outcome, VerifyOutcome::Timeout { .. })
+            && !matches!(
+                outcome,
+                VerifyOutcome::Timeout { .. } | VerifyOutcome::Cancelled
+            )
         {
             c.put(&key, &outcome);
         }
@@ -390,21 +443,19 @@ impl Verifier {
         } else {
             None
         };
-        Ok(report(outcome, false, kept))
+        let mut r = report(outcome, false, kept);
+        // Cases the serial code is not defined on were dropped: say so beside what was checked.
+        r.checked = describe_checks(&plan);
+        Ok(r)
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn run_job(
         &self,
         region: &OffloadRegion,
-        cand_prog: &str,
-        ref_prog: &str,
-        plan: &plan::Plan,
-        plan_txt: &str,
+        src: &Sources,
+        plan: &mut plan::Plan,
         job: &Path,
-        run_timeout: Option<Duration>,
-        hint: usize,
-        protocol: Protocol,
+        run: &RunSettings,
     ) -> Result<VerifyOutcome, VerifyError> {
         use std::os::unix::fs::PermissionsExt;
         // Others (the unprivileged uid of the runs) may pass through the job directory to the
@@ -413,43 +464,10 @@ impl Verifier {
         let build = job.join("build");
         std::fs::create_dir_all(&build)?;
         std::fs::set_permissions(&build, std::fs::Permissions::from_mode(0o700))?;
-        std::fs::write(build.join("harness.cu"), cand_prog)?;
-        let exe = build.join("candidate");
-        {
-            let _compiling = self.compile_turn();
-            let lib = self.nvcc.cuda_home.join("lib");
-            let mut args = vec![
-                "-O3".to_string(),
-                "-std=c++17".into(),
-                format!("-arch={}", self.arch),
-                "-o".into(),
-                exe.display().to_string(),
-                "harness.cu".into(),
-            ];
-            if lib.is_dir() {
-                args.push(format!("-L{}", lib.display()));
-            }
-            let r = sandbox::run(&self.nvcc.path, &args, &build, &[], &self.compile_limits())?;
-            match r.exit {
-                sandbox::Exit::Code(0) => {}
-                sandbox::Exit::TimedOut => {
-                    return Ok(VerifyOutcome::Timeout {
-                        seconds: r.wall.as_secs_f64(),
-                        stage: "compile".into(),
-                    });
-                }
-                _ => {
-                    let text = format!("{}\n{}", r.stdout, r.stderr);
-                    return Ok(VerifyOutcome::CompileError {
-                        diagnostics: diagnostics::parse(
-                            &text,
-                            &region.gpu_entry_name(),
-                            &region.signature_named(&region.gpu_entry_name()),
-                        ),
-                    });
-                }
-            }
-        }
+        let exe = match self.build_candidate(region, src, &build)? {
+            Ok(exe) => exe,
+            Err(outcome) => return Ok(outcome),
+        };
         if let Err(no) = &self.gpus
             && !self.cfg.force_run
         {
@@ -458,36 +476,171 @@ impl Verifier {
                 detail: no.reason.clone(),
             });
         }
-
-        let alone = protocol == Protocol::Full;
-        let (run, r) = self.run_candidate(&exe, job, "run", plan_txt, alone, hint, run_timeout)?;
-        if let Some(o) = candidate_exit(&r) {
-            return Ok(o);
+        if run.cancelled() {
+            return Ok(VerifyOutcome::Cancelled);
         }
-
-        let refs = self.reference(region, ref_prog, plan_txt, job)?;
-        if let Some(o) = self.compare(region, plan, &run, &refs)? {
-            return Ok(o);
-        }
-        let outcome = self.judge_timing(region, plan, &run, &refs)?;
-        if alone || !matches!(outcome, VerifyOutcome::Rejected { .. }) {
+        let refs = self.reference(region, src.reference, plan, run.budget_s, job)?;
+        plan.dropped = refs.dropped.clone();
+        let plan_txt = harness::candidate_plan_text(plan, run.budget_s);
+        let alone = run.protocol == Protocol::Full;
+        let mut retakes = 0;
+        loop {
+            let name = format!("run{retakes}");
+            let (got, r) = self.run_candidate(&exe, job, &name, &plan_txt, plan, alone, run)?;
+            if let Some(o) = candidate_exit(&r) {
+                return Ok(o);
+            }
+            let got = match got {
+                Some(g) if g.ended && g.malformed.is_none() => g,
+                Some(g) => {
+                    return Ok(VerifyOutcome::Crash {
+                        reason: g
+                            .malformed
+                            .unwrap_or_else(|| "the harness ended without its end record".into()),
+                        stderr: tail(&r.stderr, 2000),
+                    });
+                }
+                None => {
+                    return Ok(VerifyOutcome::Crash {
+                        reason: "the harness's channel stayed open after it ended".into(),
+                        stderr: tail(&r.stderr, 2000),
+                    });
+                }
+            };
+            let outputs = job.join(&name).join("outputs");
+            if let Some(o) = self.compare(region, plan, &outputs, &got, &refs, job)? {
+                return Ok(o);
+            }
+            let outcome = self.judge_timing(region, plan, &got, &refs)?;
+            let rejected = matches!(outcome, VerifyOutcome::Rejected { .. });
+            let noisy = matches!(&outcome, VerifyOutcome::Correct(t) if t.noisy);
+            if !alone && rejected && retakes == 0 {
+                // A rejection says the timing was dishonest: only said of a run that had the
+                // machine alone. Beside other runs the host waits while other contexts hold the
+                // GPU, which the stream's events do not see, and a correct small kernel looks
+                // like one that hides work.
+                retakes += 1;
+                continue;
+            }
+            if alone && noisy && retakes == 0 {
+                // Something else used the GPU or the host meanwhile: take the timing again once,
+                // then report what it is.
+                retakes += 1;
+                continue;
+            }
+            if !alone && rejected {
+                // The retake ran alone: its verdict stands.
+            }
             return Ok(outcome);
         }
-        // A rejection says the timing was dishonest: only said of a run that had the machine
-        // alone. Beside other runs the host waits while other contexts hold the GPU, which the
-        // stream's events do not see, and a correct small kernel looks like one that hides work.
-        let (run, r) = self.run_candidate(&exe, job, "rerun", plan_txt, true, hint, run_timeout)?;
-        if let Some(o) = candidate_exit(&r) {
-            return Ok(o);
+    }
+
+    /// Compiles the harness (cached per region) and the candidate as separate objects, checks the
+    /// candidate's object, redirects its copies to the guards and links the two. `Ok(Err(_))` is
+    /// the candidate's failure.
+    fn build_candidate(
+        &self,
+        region: &OffloadRegion,
+        src: &Sources,
+        build: &Path,
+    ) -> Result<Result<PathBuf, VerifyOutcome>, VerifyError> {
+        std::fs::write(build.join(harness::CANDIDATE_FILE), src.candidate)?;
+        std::fs::write(build.join("harness.cu"), src.harness)?;
+        let _compiling = self.compile_turn();
+        let common = |out: &str, input: &str, compile_only: bool| {
+            let mut a = vec![
+                "-O3".to_string(),
+                "-std=c++17".into(),
+                format!("-arch={}", self.arch),
+            ];
+            if compile_only {
+                a.push("-c".into());
+            }
+            a.extend(["-o".to_string(), out.to_string(), input.to_string()]);
+            a
+        };
+        // The harness object: the same for every candidate of a region and toolchain.
+        let harness_key = cache::hash(&[
+            VERIFIER_VERSION.as_bytes(),
+            src.harness.as_bytes(),
+            self.nvcc.version.as_bytes(),
+            self.nvcc.path.as_os_str().as_encoded_bytes(),
+            self.arch.as_bytes(),
+        ]);
+        let harness_obj = build.join("harness.o");
+        match self.cache.as_ref().and_then(|c| c.object(&harness_key)) {
+            Some(cached) => {
+                std::fs::copy(cached, &harness_obj)?;
+            }
+            None => {
+                let r = sandbox::run(
+                    &self.nvcc.path,
+                    &common("harness.o", "harness.cu", true),
+                    build,
+                    &[],
+                    &self.compile_limits(),
+                )?;
+                if r.exit != sandbox::Exit::Code(0) {
+                    return Err(VerifyError::Harness(tail(&r.stderr, 2000)));
+                }
+                if let Some(c) = &self.cache {
+                    c.store_object(&harness_key, &harness_obj);
+                }
+            }
         }
-        if let Some(o) = self.compare(region, plan, &run, &refs)? {
-            return Ok(o);
+        let failed = |r: &sandbox::RunResult, stage: &str| match r.exit {
+            sandbox::Exit::TimedOut => VerifyOutcome::Timeout {
+                seconds: r.wall.as_secs_f64(),
+                stage: stage.into(),
+            },
+            _ => VerifyOutcome::CompileError {
+                diagnostics: diagnostics::parse(
+                    &format!("{}\n{}", r.stdout, r.stderr),
+                    &region.gpu_entry_name(),
+                    &region.signature_named(&region.gpu_entry_name()),
+                ),
+            },
+        };
+        let r = sandbox::run(
+            &self.nvcc.path,
+            &common("candidate.o", harness::CANDIDATE_FILE, true),
+            build,
+            &[],
+            &self.compile_limits(),
+        )?;
+        if r.exit != sandbox::Exit::Code(0) {
+            return Ok(Err(failed(&r, "compile")));
         }
-        self.judge_timing(region, plan, &run, &refs)
+        if let Some(refusal) = object_check::check(&build.join("candidate.o"))? {
+            return Ok(Err(VerifyOutcome::Rejected {
+                guard: refusal.guard.into(),
+                reason: refusal.reason,
+            }));
+        }
+        object_check::redirect_copies(&build.join("candidate.o"), &build.join("guarded.o"))?;
+        // The harness's object first: where both hold a copy of the same inline function, the
+        // linker keeps the harness's.
+        let mut args = vec![
+            format!("-arch={}", self.arch),
+            "-o".into(),
+            "candidate".into(),
+            "harness.o".into(),
+            "guarded.o".into(),
+        ];
+        let lib = self.nvcc.cuda_home.join("lib");
+        if lib.is_dir() {
+            args.push(format!("-L{}", lib.display()));
+        }
+        let r = sandbox::run(&self.nvcc.path, &args, build, &[], &self.compile_limits())?;
+        if r.exit != sandbox::Exit::Code(0) {
+            return Ok(Err(failed(&r, "link")));
+        }
+        Ok(Ok(build.join("candidate")))
     }
 
     /// Runs the built candidate in `job/<name>` (sandboxed, as the unprivileged uid), alone on the
-    /// machine or as a screening run that may share a GPU.
+    /// machine or as a screening run that may share a GPU. Its outputs and timings arrive over
+    /// the channel into `job/<name>/outputs`, a directory the candidate's uid cannot enter.
     #[allow(clippy::too_many_arguments)]
     fn run_candidate(
         &self,
@@ -495,30 +648,45 @@ impl Verifier {
         job: &Path,
         name: &str,
         plan_txt: &str,
+        plan: &plan::Plan,
         alone: bool,
-        hint: usize,
-        run_timeout: Option<Duration>,
-    ) -> Result<(PathBuf, sandbox::RunResult), VerifyError> {
-        let run = job.join(name);
-        std::fs::create_dir_all(&run)?;
-        let bin = run.join("candidate");
+        run: &RunSettings,
+    ) -> Result<(Option<channel::Received>, sandbox::RunResult), VerifyError> {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = job.join(name);
+        let cwd = dir.join("cwd");
+        let outputs = dir.join("outputs");
+        std::fs::create_dir_all(&cwd)?;
+        std::fs::create_dir_all(&outputs)?;
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))?;
+        std::fs::set_permissions(&outputs, std::fs::Permissions::from_mode(0o700))?;
+        let bin = cwd.join("candidate");
         std::fs::copy(exe, &bin)?;
-        std::fs::write(run.join("plan.txt"), plan_txt)?;
-        sandbox::hand_over(&run)?;
+        std::fs::write(cwd.join("plan.txt"), plan_txt)?;
+        sandbox::hand_over(&cwd)?;
         let detected = self.gpus.is_ok();
         let (gpu_index, _use) = if alone {
             self.machine.timed_run()
         } else {
-            self.machine.screening_run(hint)
+            self.machine.screening_run(run.hint)
         };
         let env = vec![("CUDA_VISIBLE_DEVICES".to_string(), gpu_index.to_string())];
         let args = vec![".".to_string()];
         let mut limits = self.run_limits();
-        if let Some(t) = run_timeout {
+        limits.cancel = run.cancel.clone();
+        if let Some(t) = run.timeout {
             limits.wall = t;
             limits.cpu_seconds = Some(cpu_limit(t));
         }
-        let mut r = sandbox::run(&bin, &args, &run, &env, &limits)?;
+        let chosen: std::collections::BTreeSet<usize> =
+            plan.checked_samples.iter().copied().collect();
+        let go = |limits: &sandbox::Limits| {
+            let (out, chosen) = (outputs.clone(), chosen.clone());
+            sandbox::run_with_channel(&bin, &args, &cwd, &env, limits, move |f| {
+                channel::consume(f, out, chosen)
+            })
+        };
+        let (mut r, mut got) = go(&limits)?;
         // Some drivers only open their device nodes to root: then run without the uid drop
         // rather than report a GPU that is there as missing.
         if detected
@@ -528,9 +696,9 @@ impl Verifier {
         {
             tracing::warn!("GPU not usable as an unprivileged uid; running the candidate as root");
             limits.drop_privileges = false;
-            r = sandbox::run(&bin, &args, &run, &env, &limits)?;
+            (r, got) = go(&limits)?;
         }
-        Ok((run, r))
+        Ok((got, r))
     }
 
     /// A compile slot (bounded by the cores) and a shared use of the machine, held while compiling.
@@ -549,6 +717,7 @@ impl Verifier {
             output_cap: 64 * 1024,
             no_network: true,
             drop_privileges: false,
+            cancel: None,
         }
     }
 
@@ -563,19 +732,24 @@ impl Verifier {
             output_cap: 64 * 1024,
             no_network: true,
             drop_privileges: self.cfg.drop_privileges,
+            cancel: None,
         }
     }
 
     /// Compiles and runs the reference (as written and promoted), or takes it from the cache.
+    /// Cases the serial code fails on (a crash at size 1) are dropped, each with its reason.
     fn reference(
         &self,
         region: &OffloadRegion,
         ref_prog: &str,
-        plan_txt: &str,
+        plan: &plan::Plan,
+        budget_s: f64,
         job: &Path,
     ) -> Result<ReferenceDirs, VerifyError> {
+        let plan_txt = harness::plan_text(plan, budget_s);
         let key = cache::hash(&[
             VERIFIER_VERSION.as_bytes(),
+            verifier_code_hash().as_bytes(),
             ref_prog.as_bytes(),
             plan_txt.as_bytes(),
             self.cfg.host_cxx.as_os_str().as_encoded_bytes(),
@@ -591,9 +765,11 @@ impl Verifier {
         if let Some(c) = &self.cache
             && let Some(native) = c.reference(&format!("{key}-native"))
         {
+            let dropped = read_dropped(&native);
             return Ok(ReferenceDirs {
                 native,
                 hp: c.reference(&format!("{key}-hp")),
+                dropped,
             });
         }
         let dir = job.join("reference");
@@ -603,10 +779,24 @@ impl Verifier {
             std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))?;
         }
         std::fs::write(dir.join("reference.cpp"), ref_prog)?;
-        let native = self.build_and_run_reference(&dir, false, plan_txt)?;
+        let native_exe = self.build_reference(&dir, false)?;
+        let mut plan = plan.clone();
+        let native =
+            self.run_reference_outputs(region, &native_exe, &dir, "native", &mut plan, budget_s)?;
+        let plan_txt = harness::plan_text(&plan, budget_s);
+        {
+            let _alone = self.machine.timed_run().1;
+            self.run_reference(&native, &["serial"])?;
+        }
         let needs_hp = plan::outputs(region).any(|p| plan::is_float_type(&p.elem_type));
         let hp = if needs_hp {
-            match self.build_and_run_reference(&dir, true, plan_txt) {
+            let built = self.build_reference(&dir, true).and_then(|exe| {
+                let out = self.reference_dir(&dir, "hp", &exe, &plan_txt)?;
+                let _use = self.machine.shared();
+                self.run_reference(&out, &["outputs"])?;
+                Ok(out)
+            });
+            match built {
                 Ok(d) => Some(d),
                 Err(e) => {
                     tracing::warn!(
@@ -618,22 +808,74 @@ impl Verifier {
         } else {
             None
         };
+        let dropped_text: String = plan
+            .dropped
+            .iter()
+            .map(|(i, why)| format!("{i}\t{why}\n"))
+            .collect();
+        std::fs::write(native.join("dropped.txt"), dropped_text)?;
+        let dropped = plan.dropped.clone();
         let Some(c) = &self.cache else {
-            return Ok(ReferenceDirs { native, hp });
+            return Ok(ReferenceDirs {
+                native,
+                hp,
+                dropped,
+            });
         };
         let native = c
             .store_reference(&format!("{key}-native"), &native)
             .unwrap_or(native);
         let hp = hp.map(|h| c.store_reference(&format!("{key}-hp"), &h).unwrap_or(h));
-        Ok(ReferenceDirs { native, hp })
+        Ok(ReferenceDirs {
+            native,
+            hp,
+            dropped,
+        })
     }
 
-    fn build_and_run_reference(
+    /// Runs the reference's outputs, dropping each case the serial code itself fails on (at most
+    /// all but three): the first case without outputs is the one it died in.
+    fn run_reference_outputs(
         &self,
+        _region: &OffloadRegion,
+        exe: &Path,
         dir: &Path,
-        hp: bool,
-        plan_txt: &str,
+        name: &str,
+        plan: &mut plan::Plan,
+        budget_s: f64,
     ) -> Result<PathBuf, VerifyError> {
+        loop {
+            let out = self.reference_dir(dir, name, exe, &harness::plan_text(plan, budget_s))?;
+            let err = {
+                let _use = self.machine.shared();
+                match self.run_reference(&out, &["outputs"]) {
+                    Ok(()) => return Ok(out),
+                    Err(e) => e,
+                }
+            };
+            let live: Vec<usize> = plan.live_cases().collect();
+            let first_missing = live.iter().copied().find(|i| {
+                !plan::outputs(_region).all(|p| out.join(format!("c{i}_{}.bin", p.name)).is_file())
+            });
+            match first_missing {
+                Some(i) if live.len() > 3 => {
+                    let why = match &err {
+                        VerifyError::Reference { stage, detail } => {
+                            let first = detail.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+                            format!("the serial code fails there ({stage}) {first}")
+                        }
+                        other => other.to_string(),
+                    };
+                    tracing::info!("dropping case c{i}: {why}");
+                    plan.dropped.push((i, why));
+                    let _ = std::fs::remove_dir_all(&out);
+                }
+                _ => return Err(err),
+            }
+        }
+    }
+
+    fn build_reference(&self, dir: &Path, hp: bool) -> Result<PathBuf, VerifyError> {
         let name = if hp { "hp" } else { "native" };
         let exe = dir.join(format!("reference_{name}"));
         let mut args: Vec<String> = if hp {
@@ -661,71 +903,167 @@ impl Verifier {
                 detail: tail(&r.stderr, 2000),
             });
         }
+        Ok(exe)
+    }
+
+    /// A fresh directory `dir/name` with the reference and its plan, handed to the run's uid.
+    fn reference_dir(
+        &self,
+        dir: &Path,
+        name: &str,
+        exe: &Path,
+        plan_txt: &str,
+    ) -> Result<PathBuf, VerifyError> {
         let out = dir.join(name);
         std::fs::create_dir_all(&out)?;
-        std::fs::copy(&exe, out.join("reference"))?;
+        std::fs::copy(exe, out.join("reference"))?;
         std::fs::write(out.join("plan.txt"), plan_txt)?;
         sandbox::hand_over(&out)?;
-        // The outputs are not timed and share the machine (for slow serial code they take longer
-        // than the timing: the checked timed samples run at the timed size). The serial time is
-        // the denominator of every speedup: measured alone, on a quiet machine.
-        let run = |part: &str| -> Result<(), VerifyError> {
-            let r = sandbox::run(
-                &out.join("reference"),
-                &[".".to_string(), part.to_string()],
-                &out,
-                &[],
-                &self.reference_limits(),
-            )?;
-            if r.exit != sandbox::Exit::Code(0) {
-                return Err(VerifyError::Reference {
-                    stage: format!("run ({name}, {part}): {:?}", r.exit),
-                    detail: tail(&r.stderr, 2000),
-                });
-            }
-            Ok(())
-        };
-        {
-            let _use = self.machine.shared();
-            run("outputs")?;
-        }
-        if !hp {
-            let _alone = self.machine.timed_run().1;
-            run("serial")?;
-        }
         Ok(out)
+    }
+
+    fn run_reference(&self, out: &Path, mode: &[&str]) -> Result<(), VerifyError> {
+        let mut args = vec![".".to_string()];
+        args.extend(mode.iter().map(|m| m.to_string()));
+        let r = sandbox::run(
+            &out.join("reference"),
+            &args,
+            out,
+            &[],
+            &self.reference_limits(),
+        )?;
+        if r.exit != sandbox::Exit::Code(0) {
+            return Err(VerifyError::Reference {
+                stage: format!("run ({}): {:?}", mode.join(" "), r.exit),
+                detail: tail(&r.stderr, 2000),
+            });
+        }
+        Ok(())
+    }
+
+    /// The reference's outputs of timed sample `i`: from the reference run if it has them, else
+    /// computed now (the last sample is only known after the candidate ran).
+    fn reference_sample(
+        &self,
+        refs: &ReferenceDirs,
+        i: usize,
+        want_hp: bool,
+        job: &Path,
+    ) -> Result<(PathBuf, Option<PathBuf>), VerifyError> {
+        let has = |d: &Path| {
+            std::fs::read_dir(d)
+                .map(|mut it| {
+                    it.any(|e| {
+                        e.map(|e| {
+                            e.file_name()
+                                .to_string_lossy()
+                                .starts_with(&format!("t{i}_"))
+                        })
+                        .unwrap_or(false)
+                    })
+                })
+                .unwrap_or(false)
+        };
+        if has(&refs.native) && (refs.hp.is_none() || refs.hp.as_deref().is_some_and(has)) {
+            return Ok((refs.native.clone(), refs.hp.clone()));
+        }
+        let dir = job.join(format!("reference-t{i}"));
+        std::fs::create_dir_all(&dir)?;
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))?;
+        }
+        let plan_txt = std::fs::read_to_string(refs.native.join("plan.txt"))?;
+        let idx = i.to_string();
+        let native =
+            self.reference_dir(&dir, "native", &refs.native.join("reference"), &plan_txt)?;
+        let _use = self.machine.shared();
+        self.run_reference(&native, &["sample", &idx])?;
+        let hp = match (&refs.hp, want_hp) {
+            (Some(h), true) => {
+                let d = self.reference_dir(&dir, "hp", &h.join("reference"), &plan_txt)?;
+                self.run_reference(&d, &["sample", &idx])?;
+                Some(d)
+            }
+            _ => None,
+        };
+        Ok((native, hp))
     }
 
     fn compare(
         &self,
         region: &OffloadRegion,
         plan: &plan::Plan,
-        run: &Path,
+        got_dir: &Path,
+        got: &channel::Received,
         refs: &ReferenceDirs,
+        job: &Path,
     ) -> Result<Option<VerifyOutcome>, VerifyError> {
-        let mut checks: Vec<(String, &plan::Case, u64)> = plan
-            .cases
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (format!("c{i}"), c, c.seed))
-            .collect();
-        for i in &plan.checked_samples {
-            checks.push((format!("t{i}"), &plan.timed, plan.timed.seed + *i as u64));
+        struct Check<'p> {
+            tag: String,
+            case: &'p plan::Case,
+            seed: u64,
+            what: String,
+            native: PathBuf,
+            hp: Option<PathBuf>,
         }
-        for (tag, case, seed) in checks {
-            let terms = terms_per_output(region, case);
+        let mut checks: Vec<Check> = plan
+            .live_cases()
+            .map(|i| {
+                let c = &plan.cases[i];
+                Check {
+                    tag: format!("c{i}"),
+                    case: c,
+                    seed: c.seed,
+                    what: match c.role {
+                        plan::Role::Standard => "case".into(),
+                        plan::Role::Edge => "edge case".into(),
+                        plan::Role::Special => "special values".into(),
+                        plan::Role::HeldOut => "held-out shape".into(),
+                    },
+                    native: refs.native.clone(),
+                    hp: refs.hp.clone(),
+                }
+            })
+            .collect();
+        let ran = got.samples.len();
+        let mut samples: Vec<usize> = plan
+            .checked_samples
+            .iter()
+            .copied()
+            .filter(|i| *i < ran)
+            .collect();
+        if let Some(last) = got.last_sample
+            && !samples.contains(&last)
+        {
+            samples.push(last);
+        }
+        let want_hp = refs.hp.is_some();
+        for i in samples {
+            let (native, hp) = self.reference_sample(refs, i, want_hp, job)?;
+            checks.push(Check {
+                tag: format!("t{i}"),
+                case: &plan.timed,
+                seed: plan.timed.seed + i as u64,
+                what: format!("timed sample {i}"),
+                native,
+                hp,
+            });
+        }
+        for ch in checks {
+            let terms = terms_per_output(region, ch.case);
             for p in plan::outputs(region) {
-                let file = format!("{tag}_{}.bin", p.name);
-                let got_path = run.join(&file);
+                let file = format!("{}_{}.bin", ch.tag, p.name);
+                let got_path = got_dir.join(&file);
                 if !got_path.is_file() {
                     return Ok(Some(VerifyOutcome::Crash {
-                        reason: format!("the harness wrote no {file}"),
+                        reason: format!("the harness sent no output `{}` for {}", p.name, ch.what),
                         stderr: String::new(),
                     }));
                 }
                 let mismatch = if plan::is_float_type(&p.elem_type) {
-                    let native = read(&refs.native.join(&file))?;
-                    let hp = match &refs.hp {
+                    let native = read(&ch.native.join(&file))?;
+                    let hp = match &ch.hp {
                         Some(h) => read(&h.join(&file))?,
                         None => native.clone(),
                     };
@@ -733,18 +1071,24 @@ impl Verifier {
                     let tol = compare::Tolerance::for_output(&p.elem_type, terms, &hp);
                     compare::compare_floats(&native, &hp, &got, tol)
                 } else {
-                    let expected = compare::read_i64(&refs.native.join(&file)).map_err(ref_err)?;
+                    let expected = compare::read_i64(&ch.native.join(&file)).map_err(ref_err)?;
                     let got = compare::read_i64(&got_path).map_err(ref_err)?;
                     compare::compare_ints(&expected, &got)
                 };
                 if let Some(m) = mismatch {
+                    let held_out = ch.case.role == plan::Role::HeldOut;
                     return Ok(Some(VerifyOutcome::Wrong {
                         param: p.name.clone(),
                         index: m.index,
                         expected: m.expected,
                         got: m.got,
-                        size: case.describe_size(),
-                        seed,
+                        size: if held_out {
+                            "held-out shape".into()
+                        } else {
+                            ch.case.describe_size()
+                        },
+                        seed: ch.seed,
+                        check: ch.what,
                     }));
                 }
             }
@@ -756,24 +1100,12 @@ impl Verifier {
         &self,
         region: &OffloadRegion,
         plan: &plan::Plan,
-        run: &Path,
+        got: &channel::Received,
         refs: &ReferenceDirs,
     ) -> Result<VerifyOutcome, VerifyError> {
-        let timing = std::fs::read_to_string(run.join("timing.txt")).unwrap_or_default();
-        let mut kernel = Vec::new();
-        let mut e2e = Vec::new();
-        let mut wall = Vec::new();
-        for line in timing.lines() {
-            let v: Vec<f64> = line
-                .split_whitespace()
-                .filter_map(|x| x.parse().ok())
-                .collect();
-            if v.len() == 3 {
-                kernel.push(v[0]);
-                e2e.push(v[1]);
-                wall.push(v[2]);
-            }
-        }
+        let mut kernel: Vec<f64> = got.samples.iter().map(|s| s.1).collect();
+        let mut e2e: Vec<f64> = got.samples.iter().map(|s| s.2).collect();
+        let mut wall: Vec<f64> = got.samples.iter().map(|s| s.3).collect();
         if kernel.is_empty() {
             return Ok(VerifyOutcome::Crash {
                 reason: "no timed samples were recorded".into(),
@@ -786,6 +1118,12 @@ impl Verifier {
             .lines()
             .filter_map(|l| l.trim().parse().ok())
             .collect();
+        if serial.is_empty() {
+            return Err(VerifyError::Reference {
+                stage: "serial timing".into(),
+                detail: "no serial times were recorded".into(),
+            });
+        }
         let serial_ms = percentile(&mut serial, 0.5);
         let floor_s = plan::work_at(region, &plan.timed).map(|(bytes, flops)| {
             (bytes / self.cfg.ceilings.bytes_per_s).max(flops / self.cfg.ceilings.flops_per_s)
@@ -794,9 +1132,15 @@ impl Verifier {
         let e = Stats::of(&mut e2e);
         let w = percentile(&mut wall, 0.5);
         let roofline_fraction = floor_s.map(|f| f * 1e3 / k.median.max(1e-9));
-        if let Some(reason) = judge(k.median, w, roofline_fraction) {
-            return Ok(VerifyOutcome::Rejected { reason });
+        if let Some((guard, reason)) = judge(k.median, w, roofline_fraction) {
+            return Ok(VerifyOutcome::Rejected {
+                guard: guard.into(),
+                reason,
+            });
         }
+        // Noisy: a high standard error, or samples in two clusters (work that changes between
+        // calls, or another process on the GPU).
+        let noisy = k.rse > NOISE_BOUND || k.p90 > 1.5 * k.p10.max(1e-9);
         Ok(VerifyOutcome::Correct(Timing {
             kernel_ms: k.median,
             kernel_p10_ms: k.p10,
@@ -810,25 +1154,102 @@ impl Verifier {
             roofline_fraction,
             samples: kernel.len(),
             noise: k.rse,
+            noisy,
             size: plan.timed.describe_size(),
         }))
     }
 }
 
+/// The sources of one job.
+struct Sources<'a> {
+    candidate: &'a str,
+    harness: &'a str,
+    reference: &'a str,
+}
+
+/// How one job runs the candidate.
+struct RunSettings {
+    timeout: Option<Duration>,
+    hint: usize,
+    protocol: Protocol,
+    budget_s: f64,
+    cancel: Option<Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl RunSettings {
+    fn cancelled(&self) -> bool {
+        self.cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+fn read_dropped(native: &Path) -> Vec<(usize, String)> {
+    std::fs::read_to_string(native.join("dropped.txt"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| {
+            let (i, why) = l.split_once('\t')?;
+            Some((i.parse().ok()?, why.to_string()))
+        })
+        .collect()
+}
+
+/// What a plan checks, one line each (`n=37 seed=… dist=0 (edge case)`).
+fn describe_checks(plan: &plan::Plan) -> Vec<String> {
+    let mut out: Vec<String> = plan
+        .cases
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let dropped = plan
+                .dropped
+                .iter()
+                .find(|(d, _)| *d == i)
+                .map(|(_, why)| format!(" — dropped: {why}"))
+                .unwrap_or_default();
+            format!(
+                "{} seed={} dist={} ({:?}){dropped}",
+                c.describe_size(),
+                c.seed,
+                c.dist,
+                c.role
+            )
+        })
+        .collect();
+    out.push(format!(
+        "{} seed={}+i: timed samples {:?} and the last one re-checked (chosen unseen by the candidate)",
+        plan.timed.describe_size(),
+        plan.timed.seed,
+        plan.checked_samples
+    ));
+    out
+}
+
 /// Rejects timings that cannot be honest: faster than the roofline allows, or a GPU timer that
-/// disagrees with the host's wall clock around the same call.
-pub fn judge(kernel_ms: f64, host_wall_ms: f64, roofline_fraction: Option<f64>) -> Option<String> {
+/// disagrees with the host's wall clock around the same call. `(guard, reason)`.
+pub fn judge(
+    kernel_ms: f64,
+    host_wall_ms: f64,
+    roofline_fraction: Option<f64>,
+) -> Option<(&'static str, String)> {
     if let Some(r) = roofline_fraction
         && r > 1.05
     {
-        return Some(format!(
-            "impossible speed: {:.0}% of the roofline floor (above 105%): a bug or a hack",
-            r * 100.0
+        return Some((
+            "timing:roofline",
+            format!(
+                "impossible speed: {:.0}% of the roofline floor (above 105%): a bug or a hack",
+                r * 100.0
+            ),
         ));
     }
     if kernel_ms <= 0.0 || kernel_ms < 0.5 * host_wall_ms - 0.05 {
-        return Some(format!(
-            "the GPU timer says {kernel_ms:.4} ms but the host saw {host_wall_ms:.4} ms around the same call"
+        return Some((
+            "timing:timer",
+            format!(
+                "the GPU timer says {kernel_ms:.4} ms but the host saw {host_wall_ms:.4} ms around the same call"
+            ),
         ));
     }
     None
@@ -903,7 +1324,18 @@ fn candidate_exit(r: &sandbox::RunResult) -> Option<VerifyOutcome> {
             reason: first("CUDA_ERROR").unwrap_or_else(|| "CUDA error".into()),
             stderr: tail(&r.stderr, 2000),
         }),
+        sandbox::Exit::Cancelled => Some(VerifyOutcome::Cancelled),
+        sandbox::Exit::Code(harness::EXIT_HOST_COPY) => Some(VerifyOutcome::Rejected {
+            guard: "run:host-copy".into(),
+            reason: format!(
+                "copied device data to the host while it ran ({}): a kernel's host code must not compute the result on the host",
+                first("HOST_COPY")
+                    .map(|l| l.trim_start_matches("HOST_COPY ").to_string())
+                    .unwrap_or_default()
+            ),
+        }),
         sandbox::Exit::Code(11) => Some(VerifyOutcome::Rejected {
+            guard: "run:input-modified".into(),
             reason: format!(
                 "modified its input `{}` (inputs must be unchanged)",
                 first("INPUT_MODIFIED")
@@ -989,8 +1421,8 @@ mod tests {
     #[test]
     fn judge_rejects_impossible_speed_and_timer_tampering() {
         assert!(judge(1.0, 1.01, Some(0.9)).is_none());
-        assert!(judge(1.0, 1.0, Some(1.3)).unwrap().contains("impossible"));
-        assert!(judge(0.001, 5.0, Some(0.5)).unwrap().contains("host saw"));
+        assert_eq!(judge(1.0, 1.0, Some(1.3)).unwrap().0, "timing:roofline");
+        assert_eq!(judge(0.001, 5.0, Some(0.5)).unwrap().0, "timing:timer");
         assert!(judge(0.0, 0.0, None).is_some());
         // Launch overhead alone does not trip the timer check.
         assert!(judge(0.01, 0.04, None).is_none());
@@ -1033,6 +1465,7 @@ mod tests {
             sizes: vec![("n".into(), n)],
             seed: 1,
             dist: 0,
+            role: plan::Role::Standard,
         };
         let dot = testdata::region("dot");
         assert_eq!(terms_per_output(&dot, &case(1000)), 1000.0);

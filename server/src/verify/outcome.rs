@@ -30,6 +30,10 @@ pub struct Timing {
     pub samples: usize,
     /// Relative standard error of the mean kernel time.
     pub noise: f64,
+    /// The noise stayed above `NOISE_BOUND` (or the samples fell in two clusters) after a
+    /// retake: the figures are less certain than they look.
+    #[serde(default)]
+    pub noisy: bool,
     /// The sizes the timed runs used, `n=...`.
     pub size: String,
 }
@@ -39,9 +43,10 @@ pub struct Timing {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum VerifyOutcome {
-    /// Refused before or after running: static checks on the source, modified inputs, impossible
-    /// speed, timer tampering.
+    /// Refused before or after running by the guard named: `static:*` (the source text),
+    /// `link:*` (the compiled object), `run:*` (what the harness saw), `timing:*` (the timer).
     Rejected {
+        guard: String,
         reason: String,
     },
     CompileError {
@@ -67,10 +72,21 @@ pub enum VerifyOutcome {
         index: usize,
         expected: String,
         got: String,
+        /// The shape (`held-out shape` for the case never named to the model).
         size: String,
         seed: u64,
+        /// Which check found it: `case`, `edge case`, `special values`, `held-out shape`,
+        /// `timed sample 7`.
+        check: String,
     },
     Correct(Timing),
+    /// The verifier itself failed (the reference, the toolchain, this machine): no verdict on the
+    /// candidate, no reward, nothing to repair.
+    VerifierError {
+        detail: String,
+    },
+    /// Stopped before a verdict: no reward.
+    Cancelled,
 }
 
 impl VerifyOutcome {
@@ -83,6 +99,55 @@ impl VerifyOutcome {
             VerifyOutcome::Timeout { .. } => "timeout",
             VerifyOutcome::Wrong { .. } => "wrong",
             VerifyOutcome::Correct(_) => "correct",
+            VerifyOutcome::VerifierError { .. } => "verifier_error",
+            VerifyOutcome::Cancelled => "cancelled",
+        }
+    }
+
+    /// A judgement of the candidate (as opposed to a verifier error or a cancel).
+    pub fn is_judgement(&self) -> bool {
+        !matches!(
+            self,
+            VerifyOutcome::VerifierError { .. } | VerifyOutcome::Cancelled
+        )
+    }
+
+    /// The guard that decided a rejection, crash or mismatch, for reports and the red-team suite.
+    pub fn guard(&self) -> Option<String> {
+        match self {
+            VerifyOutcome::Rejected { guard, .. } => Some(guard.clone()),
+            VerifyOutcome::Wrong { check, .. } => Some(format!("compare:{check}")),
+            VerifyOutcome::Crash { .. } => Some("run:crash".into()),
+            VerifyOutcome::Timeout { stage, .. } => Some(format!("timeout:{stage}")),
+            _ => None,
+        }
+    }
+
+    /// What a repair prompt may say: which output is wrong and by how much, never the shape,
+    /// the seed or the expected values (a model told those tunes the kernel to them).
+    pub fn feedback(&self) -> String {
+        match self {
+            VerifyOutcome::Wrong {
+                param,
+                expected,
+                got,
+                ..
+            } => {
+                let how = match (expected.parse::<f64>(), got.parse::<f64>()) {
+                    (Ok(e), Ok(g)) if e.is_finite() && g.is_finite() => {
+                        let rel = (g - e).abs() / e.abs().max(1e-30);
+                        format!("off by about {:.0e} relative to the expected value", rel)
+                    }
+                    (Ok(_), Ok(g)) if !g.is_finite() => {
+                        "not finite where a finite value was expected".into()
+                    }
+                    _ => "different from the serial code's".into(),
+                };
+                format!(
+                    "wrong result: some elements of the output `{param}` are {how} on one of the test shapes (shapes are not disclosed; handle every size, including 1, primes and sizes that are not multiples of the block size)"
+                )
+            }
+            other => other.summary(),
         }
     }
 
@@ -96,7 +161,7 @@ impl VerifyOutcome {
     /// One line for people.
     pub fn summary(&self) -> String {
         match self {
-            VerifyOutcome::Rejected { reason } => format!("rejected: {reason}"),
+            VerifyOutcome::Rejected { guard, reason } => format!("rejected ({guard}): {reason}"),
             VerifyOutcome::CompileError { diagnostics } => {
                 let first = diagnostics
                     .iter()
@@ -124,9 +189,12 @@ impl VerifyOutcome {
                 got,
                 size,
                 seed,
+                check,
             } => format!(
-                "wrong: {param}[{index}] = {got}, expected {expected} (size {size}, seed {seed})"
+                "wrong: {param}[{index}] = {got}, expected {expected} ({check}, size {size}, seed {seed})"
             ),
+            VerifyOutcome::VerifierError { detail } => format!("verifier error: {detail}"),
+            VerifyOutcome::Cancelled => "cancelled".into(),
             VerifyOutcome::Correct(t) => {
                 let roof = t
                     .roofline_fraction
@@ -134,7 +202,7 @@ impl VerifyOutcome {
                     .unwrap_or_default();
                 format!(
                     "correct: kernel {:.4} ms (p10 {:.4}, p90 {:.4}), end-to-end {:.3} ms, serial {:.3} ms, \
-                     speedup {:.1}x{roof}, {} samples, noise {:.2}%",
+                     speedup {:.1}x{roof}, {} samples, noise {:.2}%{}",
                     t.kernel_ms,
                     t.kernel_p10_ms,
                     t.kernel_p90_ms,
@@ -142,7 +210,12 @@ impl VerifyOutcome {
                     t.serial_ms,
                     t.speedup,
                     t.samples,
-                    t.noise * 100.0
+                    t.noise * 100.0,
+                    if t.noisy {
+                        " (noisy timing, taken twice: the speedup is uncertain)"
+                    } else {
+                        ""
+                    }
                 )
             }
         }
@@ -170,6 +243,13 @@ impl Default for RewardForm {
 
 /// `-1` unless correct; `speedup - 1` when slower than serial; else the chosen positive form.
 /// A candidate that compiled but could not run (no GPU) gets 0: ranked above failures only.
+/// A verifier error or a cancel is no judgement of the candidate: `None`.
+pub fn judged_reward(outcome: &VerifyOutcome, form: RewardForm) -> Option<f64> {
+    outcome.is_judgement().then(|| reward(outcome, form))
+}
+
+/// [`judged_reward`] where the caller has already set verifier errors and cancels aside (they
+/// count as -1 here).
 pub fn reward(outcome: &VerifyOutcome, form: RewardForm) -> f64 {
     let t = match outcome {
         VerifyOutcome::Correct(t) => t,
@@ -208,6 +288,7 @@ impl VerifyOutcome {
             roofline_fraction: roofline,
             samples: 30,
             noise: 0.001,
+            noisy: false,
             size: "n=1".into(),
         })
     }
@@ -223,7 +304,14 @@ mod tests {
 
     #[test]
     fn reward_follows_the_graded_shape() {
-        let wrong = VerifyOutcome::Rejected { reason: "x".into() };
+        let wrong = VerifyOutcome::Rejected {
+            guard: "static:test".into(),
+            reason: "x".into(),
+        };
+        assert_eq!(
+            judged_reward(&VerifyOutcome::Cancelled, RewardForm::default()),
+            None
+        );
         assert_eq!(reward(&wrong, RewardForm::default()), -1.0);
         assert!((reward(&correct(0.5, None), RewardForm::default()) + 0.5).abs() < 1e-12);
         assert_eq!(reward(&correct(242.0, None), RewardForm::Raw), 242.0);

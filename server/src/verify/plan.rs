@@ -178,8 +178,10 @@ pub fn is_float_type(ty: &str) -> bool {
 pub struct Case {
     pub sizes: Vec<(String, i64)>,
     pub seed: u64,
-    /// 0: uniform in [-1, 1] (small ints); 1: wide magnitudes 1e-3..1e3 with both signs (wider ints).
+    /// 0: uniform in [-1, 1] (small ints); 1: wide magnitudes 1e-3..1e3 with both signs (wider
+    /// ints); 2: special values (±0, subnormals, large magnitudes; small ints with zeros).
     pub dist: u32,
+    pub role: Role,
 }
 
 impl Case {
@@ -205,6 +207,17 @@ pub struct Plan {
     pub warmups: usize,
     pub iterations_timed: f64,
     pub bytes_timed: f64,
+    /// Where every seed of this plan came from (reported, so a run can be repeated).
+    pub run_seed: u64,
+    /// Cases the serial code itself fails on (indices into `cases`, with why): not checked.
+    pub dropped: Vec<(usize, String)>,
+}
+
+impl Plan {
+    /// Indices of the cases still checked.
+    pub fn live_cases(&self) -> impl Iterator<Item = usize> + '_ {
+        (0..self.cases.len()).filter(|i| !self.dropped.iter().any(|(d, _)| d == i))
+    }
 }
 
 /// Working set of the timed size (BENCHMARKING.md: ≥256 MB).
@@ -294,20 +307,6 @@ fn timed_scale(region: &OffloadRegion) -> i64 {
     lo
 }
 
-/// Moves `s` off multiples of 32 (and so of 256): tails must be handled.
-fn ragged(s: i64) -> i64 {
-    if s % 32 == 0 { s + 13 } else { s }
-}
-
-fn sizes_for(region: &OffloadRegion, s: i64) -> Vec<(String, i64)> {
-    region
-        .params
-        .iter()
-        .filter(|p| p.is_size)
-        .map(|p| (p.name.clone(), s))
-        .collect()
-}
-
 /// Values of the size parameters in the region's order, as `Case::sizes` holds them.
 type Shape = Vec<(String, i64)>;
 
@@ -321,60 +320,212 @@ fn declared_sizes(region: &OffloadRegion, table: &SizeTable) -> Option<Shape> {
         .collect()
 }
 
-/// Correctness cases and the timed size: the region's declared shapes if it has them, else one
-/// scale for all size parameters.
-fn sizes_of_plan(region: &OffloadRegion) -> (Vec<Shape>, Shape) {
-    if let Some(d) = &region.sizes {
-        let tests: Option<Vec<_>> = d.test.iter().map(|t| declared_sizes(region, t)).collect();
-        match (tests, declared_sizes(region, &d.timed)) {
-            (Some(tests), Some(timed)) if !tests.is_empty() => return (tests, timed),
-            _ => tracing::warn!(
-                "the declared sizes of `{}` do not name every size parameter: choosing sizes",
-                region.name
-            ),
-        }
-    }
-    let a = ragged(scale_for_iterations(region, 500.0).max(37));
-    let b = ragged(scale_for_iterations(region, 100_000.0).max(a + 1)) | 1;
-    let b = if b % 32 == 0 { b + 2 } else { b };
-    // One size that is a multiple of 256, as kernels are usually tuned for.
-    let c = {
-        let s = scale_for_iterations(region, 1_000_000.0).max(b + 1);
-        (s + 255) / 256 * 256
-    };
-    let t = {
-        let s = timed_scale(region).max(c);
-        if s % 256 == 0 { s - 1 } else { s }
-    };
-    (
-        [a, b, c].iter().map(|s| sizes_for(region, *s)).collect(),
-        sizes_for(region, t),
-    )
+fn size_names(region: &OffloadRegion) -> Vec<String> {
+    region
+        .params
+        .iter()
+        .filter(|p| p.is_size)
+        .map(|p| p.name.clone())
+        .collect()
 }
 
-/// Seeds and sizes for a region; `salt` picks the re-checked timed samples (not shown to anyone).
-pub fn plan_for(region: &OffloadRegion, salt: u64) -> Plan {
-    let (tests, timed) = sizes_of_plan(region);
-    let mut cases = Vec::new();
-    let mut seed = 1;
-    for sizes in tests {
-        for dist in 0..2 {
-            cases.push(Case {
-                sizes: sizes.clone(),
-                seed,
-                dist,
-            });
-            seed += 1;
+fn shape_of(names: &[String], values: &[i64]) -> Shape {
+    names.iter().cloned().zip(values.iter().copied()).collect()
+}
+
+fn iterations_of(region: &OffloadRegion, shape: &Shape) -> f64 {
+    let largest = shape.iter().map(|(_, v)| *v).max().unwrap_or(1) as f64;
+    eval(&region.work.iterations, &vars_at(region, shape)).unwrap_or(largest)
+}
+
+/// Iterations a correctness case may cost: the serial reference runs it, in float64 as well.
+const CASE_ITERATIONS: f64 = 4.0e6;
+
+/// Shrinks the largest sizes of `shape` until it fits the case budget (a rectangular shape with
+/// one huge side must not turn an `n*m` nest into minutes of serial code).
+fn within_budget(region: &OffloadRegion, mut shape: Shape) -> Shape {
+    for _ in 0..64 {
+        if iterations_of(region, &shape) <= CASE_ITERATIONS {
+            break;
+        }
+        let Some(big) = shape.iter_mut().max_by_key(|(_, v)| *v) else {
+            break;
+        };
+        if big.1 <= 2 {
+            break;
+        }
+        // Keep the residue the shape was chosen for (n ≡ 1 mod 256 stays so) where possible.
+        big.1 = if big.1 > 1024 {
+            (big.1 / 2) / 256 * 256 + big.1 % 256
+        } else {
+            big.1 / 2 + 1
+        };
+    }
+    shape
+}
+
+fn is_prime(n: i64) -> bool {
+    n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| n % d != 0)
+}
+
+/// The first prime at or above `n`.
+fn prime_at_least(n: i64) -> i64 {
+    (n.max(2)..).find(|&p| is_prime(p)).unwrap_or(n)
+}
+
+/// `base` moved up to the residue `r` modulo `m`.
+fn with_residue(base: i64, m: i64, r: i64) -> i64 {
+    let q = (base.max(1) + m - 1) / m;
+    q * m + r
+}
+
+/// What a correctness case is for; a held-out case is never named to the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    #[default]
+    Standard,
+    /// Sizes 1 and 2: launch grids of one thread, empty tails.
+    Edge,
+    /// Inputs with signed zeros, subnormals and large magnitudes.
+    Special,
+    /// Drawn from the run's seed; failures on it are reported without its shape.
+    HeldOut,
+}
+
+/// The shapes a region is checked on, each size parameter drawn on its own: sizes 1 and 2,
+/// primes, n ≡ 1 and 31 (mod 32 and mod 256), one side 1, rectangles with either side long, a
+/// multiple of 256 (what kernels are tuned for), and a held-out shape from `rng`.
+fn planned_shapes(region: &OffloadRegion, rng: &mut u64) -> Vec<(Shape, Role)> {
+    let names = size_names(region);
+    let k = names.len();
+    let small = scale_for_iterations(region, 500.0).max(37);
+    let mid = scale_for_iterations(region, 100_000.0).max(small + 1);
+    let large = scale_for_iterations(region, 1_000_000.0).max(mid + 1);
+    let mut out: Vec<(Shape, Role)> = Vec::new();
+    let all = |v: i64| vec![v; k];
+    out.push((shape_of(&names, &all(1)), Role::Edge));
+    out.push((shape_of(&names, &all(2)), Role::Edge));
+    // Distinct primes per parameter: a kernel that swaps two sizes or assumes a square fails.
+    let primes: Vec<i64> = (0..k as i64)
+        .scan(small, |next, _| {
+            let p = prime_at_least(*next);
+            *next = p + 6;
+            Some(p)
+        })
+        .collect();
+    out.push((shape_of(&names, &primes), Role::Standard));
+    let ones_256: Vec<i64> = (0..k)
+        .map(|j| with_residue(mid + 40 * j as i64, 256, 1))
+        .collect();
+    out.push((shape_of(&names, &ones_256), Role::Standard));
+    let thirty_ones: Vec<i64> = (0..k)
+        .map(|j| with_residue(mid + 64 * j as i64, 256, 255 - 32 * (j as i64 % 4)))
+        .collect();
+    out.push((shape_of(&names, &thirty_ones), Role::Standard));
+    // ≡ 1 (mod 32) but not (mod 256): 33 (mod 256).
+    let ones_32: Vec<i64> = (0..k)
+        .map(|j| with_residue(small + 8 * j as i64, 256, 33 + 64 * (j as i64 % 3)))
+        .collect();
+    out.push((shape_of(&names, &ones_32), Role::Special));
+    if k >= 2 {
+        for j in 0..k {
+            // One side long (≡ 1 mod 256), the others small primes; then that side 1.
+            let mut long = primes.clone();
+            long[j] = with_residue(large, 256, 1);
+            out.push((shape_of(&names, &long), Role::Standard));
+            let mut one = vec![mid; k];
+            one[j] = 1;
+            out.push((shape_of(&names, &one), Role::Edge));
         }
     }
+    let tuned: Vec<i64> = (0..k)
+        .map(|j| with_residue(large + 512 * j as i64, 256, 0))
+        .collect();
+    out.push((shape_of(&names, &tuned), Role::Standard));
+    let held: Vec<i64> = (0..k)
+        .map(|_| {
+            let span = (mid - small).max(64);
+            let v = small + (next_u64(rng) % span as u64) as i64;
+            prime_at_least(v)
+        })
+        .collect();
+    out.push((shape_of(&names, &held), Role::HeldOut));
+    let mut seen = std::collections::HashSet::new();
+    out.into_iter()
+        .map(|(s, r)| (within_budget(region, s), r))
+        .filter(|(s, _)| seen.insert(s.clone()))
+        .collect()
+}
+
+/// The timed shape: the largest common scale within the working set, not a multiple of 256.
+fn timed_shape(region: &OffloadRegion) -> Shape {
+    let large = scale_for_iterations(region, 1_000_000.0);
+    let s = timed_scale(region).max(large);
+    let s = if s % 256 == 0 { s - 1 } else { s };
+    size_names(region).into_iter().map(|n| (n, s)).collect()
+}
+
+fn next_u64(state: &mut u64) -> u64 {
+    *state = state
+        .wrapping_mul(6364136223846793005)
+        .wrapping_add(1442695040888963407);
+    let mut x = *state;
+    x = (x ^ (x >> 33)).wrapping_mul(0xff51afd7ed558ccd);
+    x ^ (x >> 29)
+}
+
+/// Seeds and shapes for a region. `run_seed` is drawn per verifier run (and recorded in the
+/// report): every seed, the held-out shape and the re-checked timed samples follow from it, so no
+/// candidate can be tuned to them.
+pub fn plan_for(region: &OffloadRegion, run_seed: u64) -> Plan {
+    let mut rng = run_seed ^ 0x5851_f42d_4c95_7f2d;
+    let declared = region.sizes.as_ref().and_then(|d| {
+        let tests: Option<Vec<_>> = d.test.iter().map(|t| declared_sizes(region, t)).collect();
+        match (tests, declared_sizes(region, &d.timed)) {
+            (Some(tests), Some(timed)) if !tests.is_empty() => Some((tests, timed)),
+            _ => {
+                tracing::warn!(
+                    "the declared sizes of `{}` do not name every size parameter: choosing sizes",
+                    region.name
+                );
+                None
+            }
+        }
+    });
+    let mut cases = Vec::new();
+    let mut add = |sizes: &Shape, dist: u32, role: Role, rng: &mut u64| {
+        cases.push(Case {
+            sizes: sizes.clone(),
+            seed: next_u64(rng) >> 1,
+            dist,
+            role,
+        });
+    };
+    let timed = match declared {
+        // A task's declared shapes are its contract: checked as declared, both distributions.
+        Some((tests, timed)) => {
+            for sizes in &tests {
+                add(sizes, 0, Role::Standard, &mut rng);
+                add(sizes, 1, Role::Standard, &mut rng);
+            }
+            timed
+        }
+        None => {
+            for (i, (sizes, role)) in planned_shapes(region, &mut rng).iter().enumerate() {
+                let dist = match role {
+                    Role::Special => 2,
+                    _ => (i % 2) as u32,
+                };
+                add(sizes, dist, *role, &mut rng);
+            }
+            timed_shape(region)
+        }
+    };
     let min_samples = 10;
     let mut picks = Vec::new();
-    let mut x = salt ^ 0x9e37_79b9_7f4a_7c15;
     while picks.len() < 3 {
-        x = x
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        let i = ((x >> 33) % min_samples as u64) as usize;
+        let i = (next_u64(&mut rng) % min_samples as u64) as usize;
         if !picks.contains(&i) {
             picks.push(i);
         }
@@ -388,13 +539,16 @@ pub fn plan_for(region: &OffloadRegion, salt: u64) -> Plan {
         bytes_timed: bytes_with(region, &vars),
         timed: Case {
             sizes: timed,
-            seed: 1000,
+            seed: next_u64(&mut rng) >> 1,
             dist: 0,
+            role: Role::Standard,
         },
         checked_samples: picks,
         min_samples,
         max_samples: 30,
         warmups: 3,
+        run_seed,
+        dropped: Vec::new(),
     }
 }
 
@@ -469,21 +623,68 @@ mod plan_tests {
         for name in names() {
             let r = region(name);
             let p = plan_for(&r, 42);
-            let sizes: Vec<i64> = p.cases.iter().map(|c| c.sizes[0].1).collect();
-            let mut distinct = sizes.clone();
-            distinct.dedup();
-            assert!(distinct.len() >= 3, "{name}: {sizes:?}");
-            assert!(sizes.iter().any(|s| s % 32 != 0), "{name}: {sizes:?}");
-            assert!(sizes.iter().any(|s| s % 256 == 0), "{name}: {sizes:?}");
+            let k = p.timed.sizes.len();
+            let each = |f: &dyn Fn(&Case) -> bool| p.cases.iter().any(f);
+            let all = |c: &Case, f: &dyn Fn(i64) -> bool| c.sizes.iter().all(|(_, v)| f(*v));
+            assert!(each(&|c| all(c, &|v| v == 1)), "{name}: a size-1 case");
+            assert!(each(&|c| all(c, &|v| v == 2)), "{name}: a size-2 case");
+            assert!(
+                each(&|c| all(c, &|v| v > 30 && is_prime(v))),
+                "{name}: primes"
+            );
+            assert!(
+                each(&|c| all(c, &|v| v % 256 == 1)),
+                "{name}: n ≡ 1 (mod 256)"
+            );
+            assert!(
+                each(&|c| all(c, &|v| v % 32 == 31)),
+                "{name}: n ≡ 31 (mod 32)"
+            );
+            assert!(
+                each(&|c| all(c, &|v| v % 32 == 1 && v % 256 != 1)),
+                "{name}: n ≡ 1 (mod 32)"
+            );
+            assert!(
+                each(&|c| all(c, &|v| v % 256 == 0 && v > 0)),
+                "{name}: a tuned size"
+            );
+            assert!(
+                each(&|c| c.role == Role::HeldOut),
+                "{name}: a held-out shape"
+            );
+            assert!(each(&|c| c.dist == 2), "{name}: special values");
+            if k >= 2 {
+                // Every parameter on its own: rectangles both ways and one side 1.
+                for j in 0..k {
+                    assert!(
+                        each(&|c| c
+                            .sizes
+                            .iter()
+                            .enumerate()
+                            .all(|(i, (_, v))| (i == j) == (*v > 1000))),
+                        "{name}: side {j} long: {:?}",
+                        p.cases
+                    );
+                    assert!(each(
+                        &|c| c.sizes[j].1 == 1 && c.sizes.iter().any(|(_, v)| *v > 2)
+                    ));
+                }
+                assert!(
+                    each(&|c| c.sizes[0].1 != c.sizes[1].1 && c.sizes[0].1 > 2),
+                    "{name}"
+                );
+            }
+            for c in &p.cases {
+                assert!(
+                    iterations_of(&r, &c.sizes) <= CASE_ITERATIONS,
+                    "{name}: {c:?}"
+                );
+            }
             let seeds: std::collections::BTreeSet<u64> = p.cases.iter().map(|c| c.seed).collect();
-            assert!(seeds.len() >= 5, "{name}");
+            assert_eq!(seeds.len(), p.cases.len(), "{name}: one seed per case");
             assert!(p.cases.iter().any(|c| c.dist == 0) && p.cases.iter().any(|c| c.dist == 1));
             assert_eq!(p.checked_samples.len(), 3);
             assert!(p.checked_samples.iter().all(|i| *i < p.min_samples));
-            assert!(
-                p.timed.sizes[0].1 >= p.cases.last().unwrap().sizes[0].1,
-                "{name}"
-            );
             assert!(p.timed.sizes[0].1 % 256 != 0, "{name}");
             // Working set of the timed size: ≥256 MB unless the iteration cap binds first.
             assert!(
@@ -493,6 +694,19 @@ mod plan_tests {
                 p.iterations_timed
             );
         }
+    }
+
+    #[test]
+    fn seeds_and_the_held_out_shape_follow_the_run_seed() {
+        let r = region("saxpy");
+        let (a, b) = (plan_for(&r, 1), plan_for(&r, 2));
+        assert_eq!(plan_for(&r, 1), a, "a run seed repeats its plan");
+        assert_ne!(a.timed.seed, b.timed.seed);
+        let held = |p: &Plan| p.cases.iter().find(|c| c.role == Role::HeldOut).cloned();
+        let shapes: std::collections::BTreeSet<String> = (0..20)
+            .map(|s| held(&plan_for(&r, s)).unwrap().describe_size())
+            .collect();
+        assert!(shapes.len() > 5, "{shapes:?}");
     }
 
     #[test]

@@ -32,6 +32,8 @@ pub struct Limits {
     pub output_cap: usize,
     pub no_network: bool,
     pub drop_privileges: bool,
+    /// Set by the caller to stop the run: the whole process group is killed.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 impl Default for Limits {
@@ -46,6 +48,7 @@ impl Default for Limits {
             output_cap: 64 * 1024,
             no_network: true,
             drop_privileges: true,
+            cancel: None,
         }
     }
 }
@@ -58,6 +61,8 @@ pub enum Exit {
     TimedOut,
     /// Killed by the resident-memory watchdog.
     OutOfMemory,
+    /// Killed because the caller cancelled the run.
+    Cancelled,
 }
 
 #[derive(Debug, Clone)]
@@ -260,6 +265,49 @@ pub fn run(
     env: &[(String, String)],
     limits: &Limits,
 ) -> Result<RunResult, SandboxError> {
+    run_inner(program, args, dir, env, limits, None::<fn(std::fs::File)>).map(|(r, _)| r)
+}
+
+/// `run`, with a pipe the program finds open as fd `channel::FD` (3) for writing; `consume`
+/// reads the other end on its own thread while the program runs and returns what it made of it
+/// (`None` if it did not finish in time after the program ended).
+pub fn run_with_channel<R: Send + 'static>(
+    program: &Path,
+    args: &[String],
+    dir: &Path,
+    env: &[(String, String)],
+    limits: &Limits,
+    consume: impl FnOnce(std::fs::File) -> R + Send + 'static,
+) -> Result<(RunResult, Option<R>), SandboxError> {
+    run_inner(program, args, dir, env, limits, Some(consume))
+}
+
+fn channel_pipe() -> std::io::Result<(i32, i32)> {
+    let mut fds = [0i32; 2];
+    // SAFETY: a valid two-element array; O_CLOEXEC so that no other child inherits either end.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok((fds[0], fds[1]))
+}
+
+fn run_inner<R: Send + 'static>(
+    program: &Path,
+    args: &[String],
+    dir: &Path,
+    env: &[(String, String)],
+    limits: &Limits,
+    consume: Option<impl FnOnce(std::fs::File) -> R + Send + 'static>,
+) -> Result<(RunResult, Option<R>), SandboxError> {
+    use std::os::fd::FromRawFd;
+    let channel = match &consume {
+        Some(_) => Some(channel_pipe().map_err(|e| SandboxError::Spawn {
+            program: program.display().to_string(),
+            source: e,
+        })?),
+        None => None,
+    };
+    let child_end = channel.map(|(_, w)| w);
     let mut cmd = Command::new(program);
     cmd.args(args)
         .current_dir(dir)
@@ -286,6 +334,12 @@ pub fn run(
     unsafe {
         cmd.pre_exec(move || {
             if libc::setsid() < 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // dup2 clears close-on-exec on the copy: the program finds the channel as fd 3.
+            if let Some(w) = child_end
+                && libc::dup2(w, 3) < 0
+            {
                 return Err(std::io::Error::last_os_error());
             }
             let flags = match net {
@@ -333,10 +387,23 @@ pub fn run(
         });
     }
     let start = Instant::now();
-    let mut child = spawn_retrying_busy(&mut cmd).map_err(|e| SandboxError::Spawn {
+    let spawned = spawn_retrying_busy(&mut cmd);
+    let reader = channel.map(|(r, w)| {
+        // SAFETY: both ends are ours; the write end belongs to the child from here on.
+        unsafe {
+            libc::close(w);
+        }
+        // SAFETY: `r` is an open descriptor nobody else owns.
+        unsafe { std::fs::File::from_raw_fd(r) }
+    });
+    let mut child = spawned.map_err(|e| SandboxError::Spawn {
         program: program.display().to_string(),
         source: e,
     })?;
+    let consumer = match (reader, consume) {
+        (Some(file), Some(f)) => Some(std::thread::spawn(move || f(file))),
+        _ => None,
+    };
     let pgid = child.id() as i32;
     let out = capped_reader(child.stdout.take().expect("piped"), limits.output_cap);
     let err = capped_reader(child.stderr.take().expect("piped"), limits.output_cap);
@@ -353,6 +420,15 @@ pub fn run(
             }
             Ok(None) => {}
             Err(_) => break Exit::Code(-1),
+        }
+        if limits
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+        {
+            kill_group(pgid);
+            let _ = child.wait();
+            break Exit::Cancelled;
         }
         if start.elapsed() > limits.wall {
             kill_group(pgid);
@@ -389,11 +465,21 @@ pub fn run(
     };
     let (so, t1) = join(out);
     let (se, t2) = join(err);
-    Ok(RunResult {
-        exit,
-        stdout: String::from_utf8_lossy(&so).into_owned(),
-        stderr: String::from_utf8_lossy(&se).into_owned(),
-        wall,
-        truncated: t1 || t2,
-    })
+    let consumed = consumer.and_then(|h| {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while !h.is_finished() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        if h.is_finished() { h.join().ok() } else { None }
+    });
+    Ok((
+        RunResult {
+            exit,
+            stdout: String::from_utf8_lossy(&so).into_owned(),
+            stderr: String::from_utf8_lossy(&se).into_owned(),
+            wall,
+            truncated: t1 || t2,
+        },
+        consumed,
+    ))
 }

@@ -20,6 +20,7 @@ const REGIONS: &[(&str, &str)] = &[
         "prefix_sum",
         include_str!("testdata/regions/prefix_sum.json"),
     ),
+    ("transpose", include_str!("testdata/regions/transpose.json")),
 ];
 
 pub fn names() -> impl Iterator<Item = &'static str> {

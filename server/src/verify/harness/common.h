@@ -9,6 +9,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <limits>
 #include <type_traits>
 #include <vector>
 
@@ -33,7 +34,7 @@ static CoRng co_rng(uint64_t seed, uint64_t stream) {
 static const double co_pow10[7] = {1e-3, 1e-2, 1e-1, 1.0, 1e1, 1e2, 1e3};
 
 // dist 0: uniform in [-1, 1]; dist 1: both signs, magnitudes 1e-3..2e3 (table, not pow: identical
-// everywhere and fast). Integers: dist 0 in [-100, 100], dist 1 in [-100000, 100000]; a spec's
+// everywhere and fast); dist 2: special values (below). Integers: dist 0 in [-100, 100], dist 1 in [-100000, 100000]; a spec's
 // min/max (already evaluated) overrides either end.
 template <class T>
 static T co_value(CoRng& r, int dist, bool has_lo, double lo, bool has_hi, double hi) {
@@ -45,8 +46,30 @@ static T co_value(CoRng& r, int dist, bool has_lo, double lo, bool has_hi, doubl
         }
         double u = r.unit() * 2.0 - 1.0;
         if (dist == 0) return (T)u;
+        if (dist == 2) {
+            // Special values, one in eight each: +0, -0, subnormals of T, large magnitudes (kept
+            // where squares and sums stay finite in T); the rest as dist 0. Three draws, as dist 1.
+            uint64_t bucket = r.next() % 8;
+            double v = r.unit();
+            T tiny = std::numeric_limits<T>::denorm_min();
+            T large = (T)(sizeof(T) == 4 ? 1e6 : 1e12);
+            switch (bucket) {
+                case 0: return (T)0.0;
+                case 1: return (T)-0.0;
+                case 2: return (T)(u < 0 ? -1 : 1) * tiny * (T)(1 + (uint64_t)(v * 1000));
+                case 3: return (T)(u < 0 ? -1 : 1) * large * (T)(1.0 + v);
+                default: return (T)u;
+            }
+        }
         double mag = co_pow10[r.next() % 7] * (1.0 + r.unit());
         return (T)(u < 0 ? -mag : mag);
+    }
+    if (dist == 2 && !has_lo && !has_hi) {
+        // Integers: zeros and ±1 often, else small values. One draw.
+        uint64_t x = r.next();
+        long long v = (x & 7) < 2 ? 0 : (x & 7) < 4 ? ((x >> 3) & 1 ? 1 : -1) : (long long)((x >> 3) % 201) - 100;
+        if (std::is_unsigned<T>::value && v < 0) v = -v;
+        return (T)v;
     }
     long long a = dist == 0 ? -100 : -100000, b = dist == 0 ? 100 : 100000;
     if (std::is_unsigned<T>::value && a < 0) a = 0;

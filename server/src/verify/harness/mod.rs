@@ -22,8 +22,18 @@ pub const SERIAL_REPS: u32 = 5;
 /// code is steady at that length, and the machine is held alone for every repetition.
 pub const SERIAL_BUDGET_MS: u32 = 10_000;
 
-/// `plan.txt` for both programs.
+/// `plan.txt` of the reference: which timed samples it recomputes is only written here.
 pub fn plan_text(plan: &Plan, budget_s: f64) -> String {
+    plan_text_with(plan, budget_s, &plan.checked_samples)
+}
+
+/// `plan.txt` of the candidate: the same schedule without the re-checked samples. The harness
+/// sends every timed sample's outputs, so the candidate cannot know which ones are compared.
+pub fn candidate_plan_text(plan: &Plan, budget_s: f64) -> String {
+    plan_text_with(plan, budget_s, &[])
+}
+
+fn plan_text_with(plan: &Plan, budget_s: f64, checked: &[usize]) -> String {
     let sizes = |c: &super::plan::Case| {
         let mut s = format!("{}", c.sizes.len());
         for (_, v) in &c.sizes {
@@ -32,10 +42,11 @@ pub fn plan_text(plan: &Plan, budget_s: f64) -> String {
         s
     };
     let mut out = String::new();
-    for (i, c) in plan.cases.iter().enumerate() {
+    for i in plan.live_cases() {
+        let c = &plan.cases[i];
         let _ = writeln!(out, "case c{i} {} {} {}", c.seed, c.dist, sizes(c));
     }
-    let checked: Vec<String> = plan.checked_samples.iter().map(|i| i.to_string()).collect();
+    let checked: Vec<String> = checked.iter().map(|i| i.to_string()).collect();
     let _ = writeln!(
         out,
         "timed {} {} {} {} {budget_s} {} {} {}",
@@ -288,9 +299,18 @@ pub fn reference_program(region: &OffloadRegion) -> String {
     // `outputs` writes the reference outputs only, `serial` only times the serial code: the verifier
     // runs the first beside other work and the second alone. Without it, both.
     std::string co_only = argc > 2 ? argv[2] : "";
+    // `sample I` writes the outputs of timed sample I only (the verifier asks for the last one
+    // after the candidate ran: which one that is, nobody knew before).
+    int co_sample = co_only == "sample" && argc > 3 ? std::atoi(argv[3]) : -1;
     std::vector<CoItem> items = co_read_plan("plan.txt");
     for (const CoItem& it : items) {{
         if (it.sizes.size() != CO_NSIZES) {{ std::fprintf(stderr, "PLAN wrong number of sizes\n"); return 12; }}
+        if (co_sample >= 0) {{
+            if (it.kind != "timed") continue;
+            CoArgs A; co_make(A, it.sizes, it.seed + (unsigned long long)co_sample, co_sample % 2);
+            if (!co_run_and_write(A, co_out + "/t" + std::to_string(co_sample))) {{ std::fprintf(stderr, "WRITE failed\n"); return 13; }}
+            continue;
+        }}
         if (!co_only.empty() && (co_only == "serial") != (it.kind == "serial")) continue;
         if (it.kind == "case") {{
             CoArgs A; co_make(A, it.sizes, it.seed, it.dist);
@@ -328,9 +348,29 @@ pub fn reference_program(region: &OffloadRegion) -> String {
     s
 }
 
-/// The candidate harness; the candidate's text follows it verbatim.
-pub fn candidate_program(region: &OffloadRegion, candidate: &str) -> String {
-    let mut s = String::from("#include <cuda_runtime.h>\n");
+/// The candidate's translation unit: the CUDA runtime, the region's includes and the entry's
+/// declaration, then the candidate verbatim after `#line 1 "candidate.cu"` (compiler messages
+/// count its own lines). It is compiled on its own: none of the harness's names are visible to
+/// it, and its macros cannot reach the harness.
+pub fn candidate_source(region: &OffloadRegion, candidate: &str) -> String {
+    let mut s = String::from(CANDIDATE_PRELUDE);
+    for inc in &region.includes {
+        let _ = writeln!(s, "{}", inc.trim());
+    }
+    let _ = writeln!(s, "{};", region.signature_named(&region.gpu_entry_name()));
+    let _ = write!(s, "#line 1 \"{CANDIDATE_FILE}\"\n{candidate}\n");
+    s
+}
+
+/// Headers every candidate may rely on (they declare nothing a candidate could misuse that the
+/// link check would not refuse).
+const CANDIDATE_PRELUDE: &str = "#include <cuda_runtime.h>\n#include <cstdint>\n#include <cstddef>\n#include <cmath>\n#include <cfloat>\n#include <climits>\n#include <algorithm>\n";
+
+/// The harness's translation unit: inputs, device buffers, the timed loop and the channel to the
+/// verifier. Linked with the candidate's object; everything here is `static` except `main` and
+/// the memcpy guards, which only the candidate's renamed references reach.
+pub fn harness_program(region: &OffloadRegion) -> String {
+    let mut s = String::from("#include <cuda_runtime.h>\n#include <unistd.h>\n");
     for inc in &region.includes {
         let _ = writeln!(s, "{}", inc.trim());
     }
@@ -340,19 +380,20 @@ pub fn candidate_program(region: &OffloadRegion, candidate: &str) -> String {
     s.push_str(&args_code(region));
     s.push_str(
         r#"#define CO_CK(call) do { cudaError_t co_e = (call); if (co_e != cudaSuccess) { \
-    std::fprintf(stderr, "CUDA_ERROR %d %s in harness: %s\n", (int)co_e, cudaGetErrorString(co_e), #call); std::exit(10); } } while (0)
+    std::fprintf(stderr, "CUDA_ERROR %d %s in harness: %s\n", (int)co_e, cudaGetErrorString(co_e), #call); std::_Exit(10); } } while (0)
 
 static void co_after_candidate(const char* what) {
     cudaError_t e = cudaDeviceSynchronize();
     if (e == cudaSuccess) e = cudaGetLastError();
     if (e != cudaSuccess) {
         std::fprintf(stderr, "CUDA_ERROR %d %s after the candidate (%s)\n", (int)e, cudaGetErrorString(e), what);
-        std::exit(10);
+        std::_Exit(10);
     }
 }
 
 "#,
     );
+    s.push_str(HARNESS_CHANNEL);
     // Device buffers.
     s.push_str("struct CoDev {\n");
     for p in region.params.iter().filter(|p| p.is_array) {
@@ -422,11 +463,11 @@ static void co_after_candidate(const char* what) {
             t = p.elem_type
         );
     }
-    s.push_str("    (void)D; (void)A;\n    return nullptr;\n}\n\nstatic bool co_write_outputs(const CoArgs& A, const std::string& co_prefix) {\n    bool ok = true;\n");
+    s.push_str("    (void)D; (void)A;\n    return nullptr;\n}\n\nstatic bool co_send_outputs(const CoArgs& A, const std::string& co_tag) {\n    bool ok = true;\n");
     for p in region.params.iter().filter(|p| is_output(p)) {
         let _ = writeln!(
             s,
-            "    ok = ok && co_write(co_prefix + \"_{n}.bin\", A.{n}.data(), A.co_ext_{n});",
+            "    ok = ok && co_send(co_tag, \"{n}\", A.{n}.data(), A.co_ext_{n});",
             n = p.name
         );
     }
@@ -448,18 +489,131 @@ static void co_after_candidate(const char* what) {
         region.gpu_entry_name(),
         args.join(", ")
     );
+    s.push_str("static long long co_array_bytes(const CoArgs& A) {\n    long long b = 0;\n");
+    for p in region.params.iter().filter(|p| p.is_array) {
+        let _ = writeln!(
+            s,
+            "    b += A.co_ext_{n} * (long long)sizeof({t});",
+            n = p.name,
+            t = p.elem_type
+        );
+    }
+    s.push_str("    (void)A;\n    return b;\n}\n\n");
     s.push_str(HARNESS_MAIN);
-    let _ = write!(s, "\n#line 1 \"{CANDIDATE_FILE}\"\n{candidate}\n");
     s
 }
 
-const HARNESS_MAIN: &str = r#"static void co_check_inputs(CoDev& D, const CoArgs& A) {
+/// The memcpy family the candidate's references are renamed to (`objcopy --redefine-sym`) so
+/// that the harness sees every copy the candidate makes: copies to host memory while the
+/// candidate runs are how a host fallback reads its inputs.
+pub const GUARDED_COPIES: &[&str] = &[
+    "cudaMemcpy",
+    "cudaMemcpyAsync",
+    "cudaMemcpy2D",
+    "cudaMemcpy2DAsync",
+    "cudaMemcpyFromSymbol",
+    "cudaMemcpyFromSymbolAsync",
+];
+
+/// The name a guarded copy's references get in the candidate's object.
+pub fn guarded_name(name: &str) -> String {
+    format!("co_guard_{name}")
+}
+
+/// File descriptor of the channel to the verifier (a pipe the sandbox opens before exec).
+pub const CHANNEL_FD: i32 = 3;
+
+/// Exit code of a candidate that copied too much device data to the host while it ran.
+pub const EXIT_HOST_COPY: i32 = 14;
+
+const HARNESS_CHANNEL: &str = r#"// The channel: every output and timing goes to the verifier through fd 3, a pipe it opened
+// before this process started. Nothing is read back from files this process could write.
+static void co_channel_write(const void* p, size_t n) {
+    const char* c = (const char*)p;
+    while (n > 0) {
+        ssize_t w = ::write(3, c, n);
+        if (w <= 0) { std::fprintf(stderr, "CHANNEL closed\n"); std::_Exit(13); }
+        c += w; n -= (size_t)w;
+    }
+}
+
+static void co_channel_line(const std::string& s) { co_channel_write(s.data(), s.size()); }
+
+// B <tag> <name> <f|i|u> <bytes per element> <count>\n then the raw elements.
+template <class T>
+static bool co_send(const std::string& tag, const char* name, const T* p, long long len) {
+    char head[256];
+    if (sizeof(T) > 8) {
+        // long double travels as double: the comparison is in float64 anyway.
+        std::vector<double> d(p, p + len);
+        std::snprintf(head, sizeof head, "B %s %s f 8 %lld\n", tag.c_str(), name, len);
+        co_channel_line(head);
+        co_channel_write(d.data(), d.size() * sizeof(double));
+        return true;
+    }
+    char kind = std::is_floating_point<T>::value ? 'f' : (std::is_signed<T>::value ? 'i' : 'u');
+    std::snprintf(head, sizeof head, "B %s %s %c %zu %lld\n", tag.c_str(), name, kind, sizeof(T), len);
+    co_channel_line(head);
+    co_channel_write(p, (size_t)len * sizeof(T));
+    return true;
+}
+
+// The copy guard: counts bytes the candidate copies into host memory while co_guard_on.
+static bool co_guard_on = false;
+static unsigned long long co_guard_bytes = 0;
+
+static bool co_is_host(const void* p) {
+    cudaPointerAttributes a;
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) { cudaGetLastError(); return true; }
+    return a.type != cudaMemoryTypeDevice;
+}
+
+static void co_guard_note(void* dst, size_t n, cudaMemcpyKind k) {
+    if (co_guard_on && (k == cudaMemcpyDeviceToHost || co_is_host(dst))) co_guard_bytes += n;
+}
+
+extern "C" cudaError_t co_guard_cudaMemcpy(void* d, const void* s, size_t n, cudaMemcpyKind k) {
+    co_guard_note(d, n, k); return cudaMemcpy(d, s, n, k);
+}
+extern "C" cudaError_t co_guard_cudaMemcpyAsync(void* d, const void* s, size_t n, cudaMemcpyKind k, cudaStream_t st) {
+    co_guard_note(d, n, k); return cudaMemcpyAsync(d, s, n, k, st);
+}
+extern "C" cudaError_t co_guard_cudaMemcpy2D(void* d, size_t dp, const void* s, size_t sp, size_t w, size_t h, cudaMemcpyKind k) {
+    co_guard_note(d, w * h, k); return cudaMemcpy2D(d, dp, s, sp, w, h, k);
+}
+extern "C" cudaError_t co_guard_cudaMemcpy2DAsync(void* d, size_t dp, const void* s, size_t sp, size_t w, size_t h, cudaMemcpyKind k, cudaStream_t st) {
+    co_guard_note(d, w * h, k); return cudaMemcpy2DAsync(d, dp, s, sp, w, h, k, st);
+}
+extern "C" cudaError_t co_guard_cudaMemcpyFromSymbol(void* d, const void* sym, size_t n, size_t off, cudaMemcpyKind k) {
+    co_guard_note(d, n, k); return cudaMemcpyFromSymbol(d, sym, n, off, k);
+}
+extern "C" cudaError_t co_guard_cudaMemcpyFromSymbolAsync(void* d, const void* sym, size_t n, size_t off, cudaMemcpyKind k, cudaStream_t st) {
+    co_guard_note(d, n, k); return cudaMemcpyFromSymbolAsync(d, sym, n, off, k, st);
+}
+
+"#;
+
+const HARNESS_MAIN: &str = r#"// A kernel's host code may read back a few results (a count, partial sums), not its inputs: more
+// than 4 KiB plus a sixteenth of the arrays is a host fallback.
+static void co_guarded_call(CoDev& D, const CoArgs& A) {
+    co_guard_bytes = 0;
+    co_guard_on = true;
+    co_call(D, A);
+    co_guard_on = false;
+    unsigned long long limit = 4096ULL + (unsigned long long)co_array_bytes(A) / 16;
+    if (co_guard_bytes > limit) {
+        std::fprintf(stderr, "HOST_COPY %llu bytes copied to the host by the candidate (limit %llu)\n", co_guard_bytes, limit);
+        std::_Exit(14);
+    }
+}
+
+static void co_check_inputs(CoDev& D, const CoArgs& A) {
     const char* changed = co_inputs_changed(D, A);
-    if (changed) { std::fprintf(stderr, "INPUT_MODIFIED %s\n", changed); std::exit(11); }
+    if (changed) { std::fprintf(stderr, "INPUT_MODIFIED %s\n", changed); std::_Exit(11); }
 }
 
 int main(int argc, char** argv) {
-    std::string co_out = argc > 1 ? argv[1] : ".";
+    (void)argc; (void)argv;
     std::vector<CoItem> items = co_read_plan("plan.txt");
     int ndev = 0;
     cudaError_t e = cudaGetDeviceCount(&ndev);
@@ -474,11 +628,11 @@ int main(int argc, char** argv) {
             CoDev D; co_alloc(D, A);
             co_upload(D, A, 0); co_upload(D, A, 1);
             CO_CK(cudaDeviceSynchronize());
-            co_call(D, A);
+            co_guarded_call(D, A);
             co_after_candidate(it.tag.c_str());
             co_check_inputs(D, A);
             co_download(D, A);
-            if (!co_write_outputs(A, co_out + "/" + it.tag)) { std::fprintf(stderr, "WRITE failed\n"); return 13; }
+            co_send_outputs(A, it.tag);
             co_free(D);
         } else if (it.kind == "timed") {
             CoArgs A; co_make(A, it.sizes, it.seed + 100000ULL, 0);
@@ -491,14 +645,12 @@ int main(int argc, char** argv) {
                 co_make(A, it.sizes, it.seed + 100000ULL + (unsigned long long)w, w % 2);
                 if (!co_fits(D, A)) { co_free(D); co_alloc(D, A); }
                 co_upload(D, A, 0); co_upload(D, A, 1);
-                co_call(D, A);
+                co_guarded_call(D, A);
                 co_after_candidate("warm-up");
             }
             cudaEvent_t e0, k0, k1, e1;
             CO_CK(cudaEventCreate(&e0)); CO_CK(cudaEventCreate(&k0));
             CO_CK(cudaEventCreate(&k1)); CO_CK(cudaEventCreate(&e1));
-            FILE* tf = std::fopen((co_out + "/timing.txt").c_str(), "w");
-            if (!tf) return 13;
             auto t_start = std::chrono::steady_clock::now();
             std::vector<double> ks;
             for (int i = 0; i < it.max_samples; ++i) {
@@ -512,7 +664,7 @@ int main(int argc, char** argv) {
                 co_upload(D, A, 1);
                 CO_CK(cudaEventRecord(k0));
                 auto w0 = std::chrono::steady_clock::now();
-                co_call(D, A);
+                co_guarded_call(D, A);
                 // The whole device, every stream, is done before the end event.
                 co_after_candidate("timed");
                 double wall = co_ms_since(w0);
@@ -523,12 +675,13 @@ int main(int argc, char** argv) {
                 float kms = 0, ems = 0;
                 CO_CK(cudaEventElapsedTime(&kms, k0, k1));
                 CO_CK(cudaEventElapsedTime(&ems, e0, e1));
-                std::fprintf(tf, "%.6f %.6f %.6f\n", kms, ems, wall);
-                std::fflush(tf);
-                if (std::find(it.checked.begin(), it.checked.end(), i) != it.checked.end()) {
-                    co_check_inputs(D, A);
-                    if (!co_write_outputs(A, co_out + "/t" + std::to_string(i))) { std::fprintf(stderr, "WRITE failed\n"); return 13; }
-                }
+                char line[128];
+                std::snprintf(line, sizeof line, "T %d %.6f %.6f %.6f\n", i, kms, ems, wall);
+                co_channel_line(line);
+                // Every sample's inputs are checked and its outputs sent: which ones the verifier
+                // compares with the reference is decided there, unseen from here.
+                co_check_inputs(D, A);
+                co_send_outputs(A, "t" + std::to_string(i));
                 ks.push_back(kms);
                 int n = i + 1;
                 if (n < it.min_samples) continue;
@@ -540,11 +693,11 @@ int main(int argc, char** argv) {
                 double rse = mean > 0 ? std::sqrt(var / n) / mean : 0;
                 if (rse < 0.005 || co_ms_since(t_start) > it.budget_s * 1000.0) break;
             }
-            std::fclose(tf);
             cudaFree(flush);
             co_free(D);
         }
     }
+    co_channel_line("E\n");
     return 0;
 }
 "#;

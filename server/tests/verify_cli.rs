@@ -116,6 +116,31 @@ fn a_kernel_only_answer_with_the_added_launcher_compiles() {
 }
 
 #[test]
+fn the_kernel_file_offload_writes_verifies_with_its_host_wrapper() {
+    if !have_nvcc() {
+        skip(Needs::Toolchain, "no nvcc (run scripts/setup)");
+        return;
+    }
+    // What `offload` writes beside the user's file: header, kernel, and the host wrapper that
+    // copies and prints errors (issue #21: the tool rejected its own output for that wrapper).
+    let region = cuda_offload::verify::testdata::builtin_region("saxpy").unwrap();
+    let kernel = std::fs::read_to_string(testdata().join("candidates/saxpy_correct.cu")).unwrap();
+    let file_text = cuda_offload::search::workspace_edit::kernel_source(
+        &region,
+        &kernel,
+        "compiled; not run: no GPU",
+        &["parallelize_outer_loop".to_string()],
+    );
+    assert!(file_text.contains("fprintf"), "the wrapper reports errors");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("saxpy_cuda.cu");
+    std::fs::write(&file, &file_text).unwrap();
+    let (v, _) = verify_json_at(&file, &[]);
+    let verdict = v["verdict"].as_str().unwrap();
+    assert!(verdict == "compiled_not_run" || verdict == "correct", "{v}");
+}
+
+#[test]
 fn a_compile_error_points_at_the_candidates_line() {
     if !have_nvcc() {
         skip(Needs::Toolchain, "no nvcc (run scripts/setup)");

@@ -106,9 +106,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         _ => bail!("say which loop: FILE --line N, or --region REGION.json"),
     };
     let cand_path = args.candidate.as_ref().context("--candidate is required")?;
-    let candidate = std::fs::read_to_string(cand_path)
+    let text = std::fs::read_to_string(cand_path)
         .with_context(|| format!("cannot read the candidate {}", cand_path.display()))?;
-    let report = verifier.verify(&region, &candidate)?;
+    // A kernel file `offload` wrote carries the host wrapper the user's program calls (it copies
+    // and prints errors): the candidate is what precedes it.
+    let candidate = crate::search::workspace_edit::candidate_part(&text);
+    let report = verifier.verify(&region, candidate)?;
     if args.json {
         say!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -15,8 +15,9 @@ use std::path::PathBuf;
 /// One timed sample: (index, kernel ms, end-to-end ms, host wall ms).
 pub type Sample = (usize, f64, f64, f64);
 
-/// A timed sample's outputs held in memory: its index and (output name, widened bytes).
-type Held = (usize, Vec<(String, Vec<u8>)>);
+/// A timed sample's outputs held in memory: its index and (output name, kind, element size, raw
+/// bytes), widened only if it turns out to be the last.
+type Held = (usize, Vec<(String, char, usize, Vec<u8>)>);
 
 #[derive(Debug, Default)]
 pub struct Received {
@@ -83,26 +84,31 @@ pub fn consume(stream: impl Read, out: PathBuf, chosen: BTreeSet<usize>) -> Rece
                     got.malformed = Some(format!("bad output record `{}`", text.trim()));
                     break;
                 }
-                let mut raw = vec![0u8; size * count];
+                // Outputs are bounded by the sandbox's memory cap; a larger claim is corruption.
+                let Some(bytes) = size.checked_mul(count).filter(|b| *b <= 1 << 36) else {
+                    got.malformed = Some(format!("output record too large `{}`", text.trim()));
+                    break;
+                };
+                let mut raw = vec![0u8; bytes];
                 if let Err(e) = r.read_exact(&mut raw) {
                     got.malformed = Some(format!("output `{name}` of {tag} cut short: {e}"));
                     break;
                 }
-                let converted = widen(&raw, kind, size);
                 let sample = tag.strip_prefix('t').and_then(|i| i.parse::<usize>().ok());
                 match sample {
                     None => {
-                        if write(&out, tag, name, &converted) {
+                        if write(&out, tag, name, &widen(&raw, kind, size)) {
                             got.kept.insert(tag.to_string());
                         }
                     }
                     Some(i) => {
-                        if chosen.contains(&i) && write(&out, tag, name, &converted) {
+                        if chosen.contains(&i) && write(&out, tag, name, &widen(&raw, kind, size)) {
                             got.kept.insert(tag.to_string());
                         }
+                        let entry = (name.to_string(), kind, size, raw);
                         match &mut held {
-                            Some((h, outs)) if *h == i => outs.push((name.to_string(), converted)),
-                            _ => held = Some((i, vec![(name.to_string(), converted)])),
+                            Some((h, outs)) if *h == i => outs.push(entry),
+                            _ => held = Some((i, vec![entry])),
                         }
                     }
                 }
@@ -119,7 +125,7 @@ pub fn consume(stream: impl Read, out: PathBuf, chosen: BTreeSet<usize>) -> Rece
         let tag = format!("t{i}");
         if outs
             .iter()
-            .all(|(name, data)| write(&out, &tag, name, data))
+            .all(|(name, kind, size, raw)| write(&out, &tag, name, &widen(raw, *kind, *size)))
         {
             got.kept.insert(tag);
             got.last_sample = Some(i);

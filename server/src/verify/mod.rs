@@ -626,6 +626,8 @@ impl Verifier {
             "candidate".into(),
             "harness.o".into(),
             "guarded.o".into(),
+            // The dl guards (glibc before 2.34 keeps them out of libc).
+            "-ldl".into(),
         ];
         let lib = self.nvcc.cuda_home.join("lib");
         if lib.is_dir() {

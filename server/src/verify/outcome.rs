@@ -46,6 +46,8 @@ pub enum VerifyOutcome {
     /// Refused before or after running by the guard named: `static:*` (the source text),
     /// `link:*` (the compiled object), `run:*` (what the harness saw), `timing:*` (the timer).
     Rejected {
+        /// Empty in results recorded before guards were named.
+        #[serde(default)]
         guard: String,
         reason: String,
     },
@@ -76,7 +78,8 @@ pub enum VerifyOutcome {
         size: String,
         seed: u64,
         /// Which check found it: `case`, `edge case`, `special values`, `held-out shape`,
-        /// `timed sample 7`.
+        /// `timed sample 7` (empty in results recorded before checks were named).
+        #[serde(default)]
         check: String,
     },
     Correct(Timing),

@@ -370,7 +370,8 @@ const CANDIDATE_PRELUDE: &str = "#include <cuda_runtime.h>\n#include <cstdint>\n
 /// verifier. Linked with the candidate's object; everything here is `static` except `main` and
 /// the memcpy guards, which only the candidate's renamed references reach.
 pub fn harness_program(region: &OffloadRegion) -> String {
-    let mut s = String::from("#include <cuda_runtime.h>\n#include <unistd.h>\n");
+    let mut s =
+        String::from("#include <cuda_runtime.h>\n#include <unistd.h>\n#include <dlfcn.h>\n");
     for inc in &region.includes {
         let _ = writeln!(s, "{}", inc.trim());
     }
@@ -513,6 +514,11 @@ pub const GUARDED_COPIES: &[&str] = &[
     "cudaMemcpy2DAsync",
     "cudaMemcpyFromSymbol",
     "cudaMemcpyFromSymbolAsync",
+    // CCCL (CUB, Thrust, libcu++) opens the CUDA driver itself in some versions (CUDA 13.0.88):
+    // the guards let it open libcuda and look up driver functions, nothing else.
+    "dlopen",
+    "dlsym",
+    "dlvsym",
 ];
 
 /// The name a guarded copy's references get in the candidate's object.
@@ -589,6 +595,28 @@ extern "C" cudaError_t co_guard_cudaMemcpyFromSymbol(void* d, const void* sym, s
 }
 extern "C" cudaError_t co_guard_cudaMemcpyFromSymbolAsync(void* d, const void* sym, size_t n, size_t off, cudaMemcpyKind k, cudaStream_t st) {
     co_guard_note(d, n, k); return cudaMemcpyFromSymbolAsync(d, sym, n, off, k, st);
+}
+
+static bool co_driver_library(const char* file) {
+    if (!file) return false;
+    const char* base = std::strrchr(file, '/');
+    base = base ? base + 1 : file;
+    return std::strncmp(base, "libcuda.so", 10) == 0;
+}
+
+// Driver API names only (`cuInit`, `cuGetProcAddress_v2`): not the runtime, not libc.
+static bool co_driver_symbol(const char* name) {
+    return name && name[0] == 'c' && name[1] == 'u' && name[2] >= 'A' && name[2] <= 'Z';
+}
+
+extern "C" void* co_guard_dlopen(const char* file, int mode) {
+    return co_driver_library(file) ? dlopen(file, mode) : nullptr;
+}
+extern "C" void* co_guard_dlsym(void* h, const char* name) {
+    return co_driver_symbol(name) ? dlsym(h, name) : nullptr;
+}
+extern "C" void* co_guard_dlvsym(void* h, const char* name, const char* version) {
+    return co_driver_symbol(name) ? dlvsym(h, name, version) : nullptr;
 }
 
 "#;

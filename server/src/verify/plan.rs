@@ -415,18 +415,20 @@ fn planned_shapes(region: &OffloadRegion, rng: &mut u64) -> Vec<(Shape, Role)> {
         })
         .collect();
     out.push((shape_of(&names, &primes), Role::Standard));
-    let ones_256: Vec<i64> = (0..k)
-        .map(|j| with_residue(mid + 40 * j as i64, 256, 1))
-        .collect();
-    out.push((shape_of(&names, &ones_256), Role::Standard));
-    let thirty_ones: Vec<i64> = (0..k)
-        .map(|j| with_residue(mid + 64 * j as i64, 256, 255 - 32 * (j as i64 % 4)))
-        .collect();
+    // Parameter j of k: `base + step*j` moved up to the residue `r(j)` modulo `m`.
+    let spread = |base: i64, step: i64, m: i64, r: &dyn Fn(i64) -> i64| -> Vec<i64> {
+        (0..k as i64)
+            .map(|j| with_residue(base + step * j, m, r(j)))
+            .collect()
+    };
+    out.push((
+        shape_of(&names, &spread(mid, 40, 256, &|_| 1)),
+        Role::Standard,
+    ));
+    let thirty_ones = spread(mid, 64, 256, &|j| 255 - 32 * (j % 4));
     out.push((shape_of(&names, &thirty_ones), Role::Standard));
     // ≡ 1 (mod 32) but not (mod 256): 33 (mod 256).
-    let ones_32: Vec<i64> = (0..k)
-        .map(|j| with_residue(small + 8 * j as i64, 256, 33 + 64 * (j as i64 % 3)))
-        .collect();
+    let ones_32 = spread(small, 8, 256, &|j| 33 + 64 * (j % 3));
     out.push((shape_of(&names, &ones_32), Role::Special));
     if k >= 2 {
         for j in 0..k {
@@ -439,10 +441,10 @@ fn planned_shapes(region: &OffloadRegion, rng: &mut u64) -> Vec<(Shape, Role)> {
             out.push((shape_of(&names, &one), Role::Edge));
         }
     }
-    let tuned: Vec<i64> = (0..k)
-        .map(|j| with_residue(large + 512 * j as i64, 256, 0))
-        .collect();
-    out.push((shape_of(&names, &tuned), Role::Standard));
+    out.push((
+        shape_of(&names, &spread(large, 512, 256, &|_| 0)),
+        Role::Standard,
+    ));
     let held: Vec<i64> = (0..k)
         .map(|_| {
             let span = (mid - small).max(64);

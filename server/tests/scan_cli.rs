@@ -415,3 +415,37 @@ fn compile_commands_json_selects_the_files() {
     assert_eq!(files.len(), 1);
     assert!(files[0]["path"].as_str().unwrap().ends_with("listed.cpp"));
 }
+
+/// `scan` reads the quoted project headers beside a file, as the language server does: an index
+/// macro and a constant defined in a header make its loops analysable.
+#[test]
+fn scan_reads_the_project_headers_beside_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("grid.h"),
+        "#define IDX(i, j, nx) ((nx) * (j) + (i))\n#define PAD 4\n",
+    )
+    .unwrap();
+    let src = "#include \"grid.h\"\n\
+        void relax(int nx, int ny, const double* a, double* b, float* f) {\n\
+            for (int j = 1; j < ny - 1; j++)\n\
+                for (int i = 1; i < nx - 1; i++)\n\
+                    b[IDX(i, j, nx)] = 0.5 * (a[IDX(i - 1, j, nx)] + a[IDX(i + 1, j, nx)]);\n\
+            for (int i = 0; i < nx; i++) { f[i * PAD + 0] = 0; f[i * PAD + 1] = 0; }\n\
+        }\n";
+    let path = dir.path().join("relax.c");
+    std::fs::write(&path, src).unwrap();
+    let json = scan_json(&[path.to_str().unwrap()]);
+    let kinds: Vec<&str> = json["files"][0]["loops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["stencil", "stencil", "map"], "{json:#}");
+    // Without the header the macro is an unknown call and nothing is parallel.
+    std::fs::remove_file(dir.path().join("grid.h")).unwrap();
+    let json = scan_json(&[path.to_str().unwrap()]);
+    let loops = json["files"][0]["loops"].as_array().unwrap();
+    assert!(loops.iter().all(|l| l["parallel"] == false), "{json:#}");
+}

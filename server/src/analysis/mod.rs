@@ -18,11 +18,11 @@ mod purity;
 pub mod region;
 mod scope;
 mod syntax;
+mod units;
 mod verdict;
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tree_sitter::{Node, Parser, Tree};
@@ -37,7 +37,7 @@ pub use region::{
 pub use syntax::{mentions_word, strip_comments_and_literals, whole_words};
 
 use facts::{Extractor, Induction, LoopFacts};
-use syntax::{Macros, end_line_of, for_each_descendant, is_loop, line_of, text};
+use syntax::{Macros, end_line_of, for_each_descendant, line_of, text};
 
 /// The grammar a file is parsed with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -226,96 +226,10 @@ pub(crate) fn parse(src: &[u8], lang: Language, old: Option<&Tree>) -> Option<Tr
     }
 }
 
-/// Reports of one unit (a top-level function, or a loop outside any function) keyed by what they
-/// depend on: the unit's text, its first line and the file's macros.
-pub(crate) type UnitCache = HashMap<u64, Arc<Vec<LoopReport>>>;
-
-/// The reports of a tree, unit by unit in document order (so already sorted by line).
-pub(crate) struct UnitReports {
-    pub units: Vec<Arc<Vec<LoopReport>>>,
-    pub has_syntax_errors: bool,
-}
-
-impl UnitReports {
-    pub fn to_file_report(&self) -> FileReport {
-        FileReport {
-            loops: self.units.iter().flat_map(|u| u.iter().cloned()).collect(),
-            has_syntax_errors: self.has_syntax_errors,
-        }
-    }
-
-    /// Without copying the reports when nothing else holds them.
-    pub fn into_file_report(self) -> FileReport {
-        let mut loops = Vec::new();
-        for u in self.units {
-            match Arc::try_unwrap(u) {
-                Ok(v) => loops.extend(v),
-                Err(shared) => loops.extend(shared.iter().cloned()),
-            }
-        }
-        FileReport {
-            loops,
-            has_syntax_errors: self.has_syntax_errors,
-        }
-    }
-}
-
 fn analyze_tree(tree: &Tree, src: &[u8], headers: &Headers) -> FileReport {
-    let mut cache = UnitCache::new();
-    let units = analyze_units(tree, src, headers, &mut cache);
-    drop(cache);
-    units.into_file_report()
-}
-
-/// Analyses a parsed tree; units whose key is in `cache` are reused, and `cache` is left holding
-/// exactly the units of this tree.
-pub(crate) fn analyze_units(
-    tree: &Tree,
-    src: &[u8],
-    headers: &Headers,
-    cache: &mut UnitCache,
-) -> UnitReports {
-    use std::hash::{Hash, Hasher};
-    let root = tree.root_node();
-    let macros = file_macros(root, src, headers);
-    // Every unit's verdicts depend on the file's macros and pure helpers.
-    let mut macro_hasher = std::collections::hash_map::DefaultHasher::new();
-    let mut defs: Vec<_> = macros.definitions.values().collect();
-    defs.sort();
-    defs.hash(&mut macro_hasher);
-    macros.helpers.hash(&mut macro_hasher);
-    let mut classes: Vec<_> = macros
-        .classes
-        .iter()
-        .flat_map(|(c, info)| info.methods.iter().map(move |(m, x)| (c, m, x)))
-        .collect();
-    classes.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-    classes.hash(&mut macro_hasher);
-    let macro_key = macro_hasher.finish();
-
-    let units = units_of(root);
-    let mut fresh = UnitCache::new();
-    let mut out = Vec::new();
-    for unit in units {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        src[unit.byte_range()].hash(&mut h);
-        unit.start_position().row.hash(&mut h);
-        macro_key.hash(&mut h);
-        let key = h.finish();
-        let reports = match cache.remove(&key).or_else(|| fresh.get(&key).cloned()) {
-            Some(r) => r,
-            None => Arc::new(analyze_unit(unit, src, &macros)),
-        };
-        if !reports.is_empty() {
-            out.push(reports.clone());
-        }
-        fresh.insert(key, reports);
-    }
-    *cache = fresh;
-    UnitReports {
-        units: out,
-        has_syntax_errors: root.has_error(),
-    }
+    let mut state = units::Analysed::default();
+    units::analyze_units(tree, src, headers, &mut state, units::Plan::FULL);
+    std::mem::take(&mut state.units).into_file_report()
 }
 
 /// The file's macros, types and pure helpers, with what its headers add.
@@ -338,30 +252,6 @@ fn macros_in(root: Node, src: &[u8], context: &Macros) -> Macros {
     macros
 }
 
-/// The units a file is analysed in: top-level functions (templates with their header) and loops
-/// outside any function.
-fn units_of(root: Node) -> Vec<Node> {
-    let mut units: Vec<Node> = Vec::new();
-    for_each_descendant(root, |n| {
-        if n.kind() == "template_declaration" && has_function_child(n) {
-            units.push(n);
-            return false;
-        }
-        if n.kind() == "function_definition" || is_loop(n.kind()) {
-            units.push(n);
-            return false;
-        }
-        true
-    });
-    units
-}
-
-fn has_function_child(n: Node) -> bool {
-    let mut cursor = n.walk();
-    n.named_children(&mut cursor)
-        .any(|c| c.kind() == "function_definition")
-}
-
 struct LoopInfo<'t> {
     node: Node<'t>,
     site: syntax::LoopSite<'t>,
@@ -371,10 +261,16 @@ struct LoopInfo<'t> {
     verdict: verdict::Verdict,
 }
 
-fn analyze_unit(unit: Node, src: &[u8], macros: &Macros) -> Vec<LoopReport> {
+fn analyze_unit(
+    unit: Node,
+    src: &[u8],
+    macros: &Macros,
+    outlining: units::Outlining,
+) -> Vec<LoopReport> {
     let mut scopes = Scopes::default();
     let infos = loop_infos(unit, src, macros, &mut scopes);
-    unit_reports(unit, &infos, src, macros, &mut scopes)
+    let outline = outlining > units::Outlining::None;
+    unit_reports(unit, &infos, src, macros, &mut scopes, outline)
 }
 
 /// The reports of the loops of one unit, from their facts and verdicts.
@@ -384,12 +280,13 @@ fn unit_reports(
     src: &[u8],
     macros: &Macros,
     scopes: &mut Scopes,
+    outline: bool,
 ) -> Vec<LoopReport> {
     let known = known_values(unit, src, macros);
     (0..infos.len())
         .map(|idx| {
             let decls = scopes.visible_at(&infos[idx], src);
-            report_for(idx, infos, src, macros, &known, &decls)
+            report_for(idx, infos, src, macros, &known, &decls, outline)
         })
         .collect()
 }
@@ -613,17 +510,28 @@ pub fn outline_at(
     headers: &Headers,
 ) -> Result<(LoopReport, OffloadRegion), OutlineError> {
     let tree = parse(src, lang, None).ok_or(OutlineError::NoLoop(line))?;
+    let macros = file_macros(tree.root_node(), src, headers);
+    outline_in_tree(&tree, src, &macros, line)
+}
+
+/// [`outline_at`] on a parsed tree with the file's macros: only the unit holding `line` is
+/// analysed.
+fn outline_in_tree(
+    tree: &Tree,
+    src: &[u8],
+    macros: &Macros,
+    line: usize,
+) -> Result<(LoopReport, OffloadRegion), OutlineError> {
     let root = tree.root_node();
     // A line lies in one unit at most: only that one is analysed.
-    let unit = units_of(root)
+    let unit = units::units_of(root)
         .into_iter()
         .find(|u| line_of(*u) <= line && line <= end_line_of(*u))
         .ok_or(OutlineError::NoLoop(line))?;
-    let macros = file_macros(root, src, headers);
     let mut scopes = Scopes::default();
-    let infos = loop_infos(unit, src, &macros, &mut scopes);
+    let infos = loop_infos(unit, src, macros, &mut scopes);
     let report = FileReport {
-        loops: unit_reports(unit, &infos, src, &macros, &mut scopes),
+        loops: unit_reports(unit, &infos, src, macros, &mut scopes, true),
         has_syntax_errors: root.has_error(),
     };
     let target = loop_for_line(&report, line).ok_or(OutlineError::NoLoop(line))?;
@@ -643,9 +551,9 @@ pub fn outline_at(
         .position(|l| std::ptr::eq(l, target))
         .ok_or(OutlineError::NoLoop(line))?;
     let decls = scopes.visible_at(&infos[idx], src);
-    let known = known_values(unit, src, &macros);
+    let known = known_values(unit, src, macros);
     let work = nest_estimate(idx, &infos, &known, &decls).map(|(_, w)| w);
-    outline_loop(idx, &infos, src, &macros, work, &decls)
+    outline_loop(idx, &infos, src, macros, work, &decls)
         .map(|region| (target.clone(), region))
         .map_err(|why| OutlineError::NotOutlined {
             line: target.line,
@@ -931,6 +839,7 @@ fn report_for(
     macros: &Macros,
     known: &HashMap<String, f64>,
     decls: &[scope::VarDecl],
+    outline: bool,
 ) -> LoopReport {
     let info = &infos[idx];
     let f = &info.facts;
@@ -991,7 +900,7 @@ fn report_for(
                 "part of the nest at line {}, which is outlined as a whole",
                 line_of(infos[a].node)
             ));
-        } else {
+        } else if outline {
             match outline_loop(idx, infos, src, macros, work_estimate.clone(), decls) {
                 Ok(r) => region = Some(r),
                 Err(why) => region_note = Some(format!("not outlined: {why}")),

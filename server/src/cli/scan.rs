@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use serde::Serialize;
 
-use crate::analysis::{FileReport, Language, LoopReport, analyze_source};
+use crate::analysis::{FileReport, Headers, Language, LoopReport, analyze_source_with};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -72,7 +72,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 continue;
             }
         };
-        let report: FileReport = analyze_source(&src, lang);
+        // Quoted project headers beside the file (index macros, constants, types), as the language
+        // server reads them.
+        let headers = Headers::beside(&file, &src);
+        let report: FileReport = analyze_source_with(&src, lang, &headers);
         out.files.push(FileOutput {
             path: file.display().to_string(),
             loops: report.loops,

@@ -1,16 +1,35 @@
 //! One open document: its text (a rope, for cheap edits and position conversion), its version,
-//! and its incrementally re-parsed analysis.
+//! and its incrementally re-parsed, lazily outlined analysis, with the diagnostics of each
+//! function kept until that function's reports change.
+
+use std::collections::HashMap;
+use std::sync::Arc;
 
 use ropey::Rope;
+use tower_lsp_server::ls_types::Diagnostic;
 
-use crate::analysis::{self, FileReport, Language, LoopReport, OffloadRegion, OutlineError};
+use super::position::Encoding;
+use super::to_proto;
+use crate::analysis::{self, Language, LoopReport, OffloadRegion, OutlineError};
+
+/// The diagnostics of one function: (1-based loop line, diagnostic, its JSON) per hot loop.
+type UnitDiagnostics = Arc<Vec<(usize, Diagnostic, String)>>;
+
+/// The diagnostics of the hot loops of a document, as values and as JSON (the same ones).
+#[derive(Debug, Default)]
+pub struct LoopDiagnostics {
+    pub diagnostics: Vec<Diagnostic>,
+    /// A comma-separated list of the JSON of each diagnostic (no brackets).
+    pub json: String,
+}
 
 pub struct OpenDocument {
     pub rope: Rope,
     pub version: i32,
     pub language: Language,
     analysis: analysis::Document,
-    report: FileReport,
+    /// By unit id (which changes with the unit's reports) and encoding.
+    diagnostics: HashMap<(u64, Encoding), UnitDiagnostics>,
 }
 
 impl OpenDocument {
@@ -25,18 +44,17 @@ impl OpenDocument {
         language: Language,
         headers: analysis::Headers,
     ) -> Self {
-        let analysis = analysis::Document::with_headers(text, language, headers);
-        let report = analysis.report();
         OpenDocument {
             rope: Rope::from_str(text),
             version,
             language,
-            analysis,
-            report,
+            analysis: analysis::Document::lazy(text, language, headers),
+            diagnostics: HashMap::new(),
         }
     }
 
-    /// Applies one edit given in bytes (the caller converted positions in the negotiated encoding).
+    /// Applies one edit given in bytes (the caller converted positions in the negotiated
+    /// encoding). The analysis follows on [`OpenDocument::refresh`].
     pub fn edit(&mut self, start: usize, old_end: usize, new_text: &str) {
         let start = start.min(self.rope.len_bytes());
         let old_end = old_end.clamp(start, self.rope.len_bytes());
@@ -46,22 +64,33 @@ impl OpenDocument {
         );
         self.rope.remove(cs..ce);
         self.rope.insert(cs, new_text);
-        self.analysis.edit(start, old_end, new_text);
+        self.analysis.queue_edit(start, old_end, new_text);
     }
 
     pub fn replace_all(&mut self, text: &str) {
         self.rope = Rope::from_str(text);
         let headers = self.analysis.headers().clone();
-        self.analysis = analysis::Document::with_headers(text, self.language, headers);
+        self.analysis = analysis::Document::lazy(text, self.language, headers);
     }
 
-    /// Re-analyses after a batch of edits (once per notification, not once per edit).
+    /// Re-parses and re-analyses after a batch of edits (once per notification, not per edit).
     pub fn refresh(&mut self) {
-        self.report = self.analysis.report();
+        self.analysis.refresh();
     }
 
-    pub fn report(&self) -> &FileReport {
-        &self.report
+    /// Every loop's report, in document order.
+    pub fn loops(&self) -> impl Iterator<Item = &LoopReport> {
+        self.analysis.loops()
+    }
+
+    /// The outermost loop whose lines contain the 1-based `line`.
+    pub fn loop_at_line(&self, line: usize) -> Option<&LoopReport> {
+        self.analysis.loop_at_line(line)
+    }
+
+    /// The loop an offload of the 1-based `line` means.
+    pub fn loop_for_line(&self, line: usize) -> Option<&LoopReport> {
+        self.analysis.loop_for_line(line)
     }
 
     pub fn text(&self) -> String {
@@ -71,16 +100,60 @@ impl OpenDocument {
     /// The loop an offload of the 1-based `line` means, with its region, outlined on demand (the
     /// diagnostics never need it).
     pub fn outline(&self, line: usize) -> Result<(LoopReport, OffloadRegion), OutlineError> {
-        if let Some(lp) = analysis::loop_for_line(&self.report, line)
-            && let Some(region) = lp.region.clone().filter(|_| lp.parallel)
-        {
-            return Ok((lp.clone(), region));
+        self.analysis.outline_at(line)
+    }
+
+    /// Functions whose notes (why a parallel loop cannot be outlined) are still to be found.
+    pub fn pending_outlines(&self) -> usize {
+        self.analysis.pending_outlines()
+    }
+
+    /// Finds the notes of up to `max` functions; how many remain and whether a report changed.
+    pub fn outline_pending(&mut self, max: usize) -> (usize, bool) {
+        self.analysis.outline_pending(max, None)
+    }
+
+    /// The diagnostics of the hot loops (except those on `skip_lines`, 1-based), built only for
+    /// the functions whose reports changed since the last call: as values when `values`, and
+    /// always as JSON.
+    pub fn loop_diagnostics(
+        &mut self,
+        enc: Encoding,
+        skip_lines: &[usize],
+        values: bool,
+    ) -> LoopDiagnostics {
+        let mut kept = HashMap::with_capacity(self.diagnostics.len());
+        let mut out = LoopDiagnostics::default();
+        for unit in self.analysis.units() {
+            let key = (unit.id, enc);
+            let diags = self.diagnostics.remove(&key).unwrap_or_else(|| {
+                Arc::new(
+                    unit.reports
+                        .iter()
+                        .filter(|l| l.hot)
+                        .map(|l| {
+                            let d = to_proto::loop_diagnostic(&self.rope, l, enc);
+                            let json = serde_json::to_string(&d).unwrap_or_default();
+                            (l.line, d, json)
+                        })
+                        .collect(),
+                )
+            });
+            for (line, d, json) in diags.iter() {
+                if skip_lines.contains(line) {
+                    continue;
+                }
+                if values {
+                    out.diagnostics.push(d.clone());
+                }
+                if !out.json.is_empty() {
+                    out.json.push(',');
+                }
+                out.json.push_str(json);
+            }
+            kept.insert(key, diags);
         }
-        analysis::outline_at(
-            self.text().as_bytes(),
-            self.language,
-            line,
-            self.analysis.headers(),
-        )
+        self.diagnostics = kept;
+        out
     }
 }

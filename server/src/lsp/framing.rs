@@ -89,6 +89,13 @@ impl FrameParser {
 }
 
 fn classify(body: Vec<u8>) -> Frame {
+    // Most messages decode at once; only a bad one is parsed again to find its id. (A whole
+    // file's `didOpen` is large: no intermediate `Value` and no copies of it.)
+    if serde_json::from_slice::<Request>(&body).is_ok()
+        || serde_json::from_slice::<Response>(&body).is_ok()
+    {
+        return Frame::Valid(body);
+    }
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(&body) else {
         return Frame::Invalid(error_answer(
             -32700,
@@ -128,15 +135,21 @@ pub fn encode(body: &[u8]) -> Vec<u8> {
     out
 }
 
+/// Message bodies the server serialized itself, written to the client as whole frames beside the
+/// service's output (`publishDiagnostics` of a large file: tower-lsp-server would build a
+/// `serde_json::Value` of every diagnostic first).
+pub type RawSender = tokio::sync::mpsc::UnboundedSender<Vec<u8>>;
+
 /// Streams between the real client and the service: returns the (reader, writer) pair to give
-/// `tower_lsp_server::Server::new`, and a signal that fires once the client sent `exit` or closed
-/// its input. Two tasks pump frames until then.
+/// `tower_lsp_server::Server::new`, the sender of raw messages, and a signal that fires once the
+/// client sent `exit` or closed its input. Three tasks pump frames until then.
 pub fn validate<R, W>(
     client_in: R,
     client_out: W,
 ) -> (
     tokio::io::DuplexStream,
     tokio::io::DuplexStream,
+    RawSender,
     tokio::sync::oneshot::Receiver<()>,
 )
 where
@@ -148,6 +161,17 @@ where
     let out = Arc::new(Mutex::new(client_out));
 
     let answers = out.clone();
+    let raw_out = out.clone();
+    let (raw_tx, mut raw_rx) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
+    tokio::spawn(async move {
+        while let Some(body) = raw_rx.recv().await {
+            let mut w = raw_out.lock().await;
+            if w.write_all(&encode(&body)).await.is_err() {
+                return;
+            }
+            let _ = w.flush().await;
+        }
+    });
     let (exit_tx, exit_rx) = tokio::sync::oneshot::channel();
     tokio::spawn(async move {
         let mut client_in = client_in;
@@ -205,15 +229,25 @@ where
         }
     });
 
-    (service_in, service_out, exit_rx)
+    (service_in, service_out, raw_tx, exit_rx)
 }
 
 fn is_exit(body: &[u8]) -> bool {
-    serde_json::from_slice::<serde_json::Value>(body)
+    /// Only the two fields that matter, without building the rest of the message.
+    #[derive(serde::Deserialize)]
+    struct Head<'a> {
+        #[serde(borrow, default)]
+        method: Option<std::borrow::Cow<'a, str>>,
+        #[serde(default)]
+        id: Option<serde::de::IgnoredAny>,
+    }
+    // A mention of `exit` in the text of a document is no reason to parse it.
+    if !body.windows(6).any(|w| w == b"\"exit\"") {
+        return false;
+    }
+    serde_json::from_slice::<Head>(body)
         .ok()
-        .is_some_and(|v| {
-            v.get("method").and_then(|m| m.as_str()) == Some("exit") && v.get("id").is_none()
-        })
+        .is_some_and(|h| h.method.as_deref() == Some("exit") && h.id.is_none())
 }
 
 #[cfg(test)]

@@ -21,14 +21,14 @@ where
     R: tokio::io::AsyncRead + Unpin + Send + 'static,
     W: tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
+    let (input, output, raw, exited) = framing::validate(input, output);
     let (service, socket) =
-        LspService::build(|client| server::Backend::new(client, factory.clone()))
+        LspService::build(|client| server::Backend::new(client, factory.clone(), raw.clone()))
             .custom_method(
                 "window/workDoneProgress/cancel",
                 server::Backend::work_done_progress_cancel,
             )
             .finish();
-    let (input, output, exited) = framing::validate(input, output);
     // Several slots: `cuda-offload.offload` requests stay pending while their search runs so that
     // `$/cancelRequest` can stop them; document notifications mutate state before their first await.
     let server = Server::new(input, output, socket)

@@ -4,7 +4,7 @@
 use ropey::Rope;
 use tower_lsp_server::ls_types::{Position, PositionEncodingKind, Range};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Encoding {
     Utf8,
     Utf16,

@@ -17,10 +17,12 @@ pub struct Backend {
 }
 
 impl Backend {
-    pub fn new(client: Client, factory: RunnerFactory) -> Self {
+    pub fn new(client: Client, factory: RunnerFactory, raw: super::framing::RawSender) -> Self {
+        let state = State::new(factory);
+        let _ = state.raw_out.set(raw);
         Backend {
             client,
-            state: Arc::new(State::new(factory)),
+            state: Arc::new(state),
         }
     }
 

@@ -114,6 +114,11 @@ pub struct State {
     pub save_generation: DashMap<Uri, u64>,
     /// The running re-verification per source document, cancelled when a newer save arrives.
     pub reverify_runs: DashMap<Uri, tokio_util::sync::CancellationToken>,
+    /// Where `publishDiagnostics` goes as bytes serialized here (see `framing::RawSender`); unset,
+    /// it goes through the client.
+    pub raw_out: std::sync::OnceLock<super::framing::RawSender>,
+    /// Documents whose background outlining pass runs (`publish::outline_in_background`).
+    pub outlining: DashMap<Uri, ()>,
     next_id: AtomicU64,
     pub client_supports_progress: RwLock<bool>,
     pub client_supports_configuration: RwLock<bool>,
@@ -131,6 +136,8 @@ impl State {
             factory,
             save_generation: DashMap::new(),
             reverify_runs: DashMap::new(),
+            outlining: DashMap::new(),
+            raw_out: std::sync::OnceLock::new(),
             next_id: AtomicU64::new(1),
             client_supports_progress: RwLock::new(false),
             client_supports_configuration: RwLock::new(false),

@@ -4,14 +4,13 @@
 use tower_lsp_server::ls_types::*;
 
 use super::execute_command::{APPLY_KEPT, OFFLOAD};
-use crate::analysis;
 use crate::lsp::state::State;
 
 pub fn handle(state: &State, params: CodeActionParams) -> Option<CodeActionResponse> {
     let uri = params.text_document.uri;
     let line0 = params.range.start.line;
     let doc = state.documents.get(&uri)?;
-    let report = analysis::loop_for_line(doc.report(), line0 as usize + 1)?.clone();
+    let report = doc.loop_for_line(line0 as usize + 1)?.clone();
     let offerable = report.parallel && doc.outline(report.line).is_ok();
     drop(doc);
     let mut actions = Vec::new();

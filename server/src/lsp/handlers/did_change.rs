@@ -1,6 +1,8 @@
 //! `textDocument/didChange`: apply the edits to the rope and the tree (incremental re-parse),
 //! re-analyse once, mark search results stale, publish.
 
+use std::sync::Arc;
+
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::DidChangeTextDocumentParams;
 
@@ -8,7 +10,7 @@ use super::publish;
 use crate::lsp::position::to_byte;
 use crate::lsp::state::State;
 
-pub async fn handle(client: &Client, state: &State, params: DidChangeTextDocumentParams) {
+pub async fn handle(client: &Client, state: &Arc<State>, params: DidChangeTextDocumentParams) {
     let uri = params.text_document.uri;
     let enc = state.encoding();
     {
@@ -45,4 +47,5 @@ pub async fn handle(client: &Client, state: &State, params: DidChangeTextDocumen
         }
     }
     publish::diagnostics(client, state, &uri).await;
+    publish::outline_in_background(client, state, &uri);
 }

@@ -9,5 +9,5 @@ use crate::lsp::state::State;
 pub async fn handle(client: &Client, state: &State, params: DidCloseTextDocumentParams) {
     let uri = params.text_document.uri;
     state.documents.remove(&uri);
-    client.publish_diagnostics(uri, Vec::new(), None).await;
+    super::publish::clear(client, state, &uri).await;
 }

@@ -1,6 +1,7 @@
-//! `textDocument/didOpen`: parse, analyse, publish.
+//! `textDocument/didOpen`: parse, analyse, publish (and find the rest of the notes later).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use tower_lsp_server::Client;
 use tower_lsp_server::ls_types::{DidOpenTextDocumentParams, Uri};
@@ -10,7 +11,7 @@ use crate::analysis::{Headers, Language};
 use crate::lsp::document::OpenDocument;
 use crate::lsp::state::State;
 
-pub async fn handle(client: &Client, state: &State, params: DidOpenTextDocumentParams) {
+pub async fn handle(client: &Client, state: &Arc<State>, params: DidOpenTextDocumentParams) {
     let doc = params.text_document;
     let Some(language) = language_of(&doc.uri, &doc.language_id) else {
         tracing::debug!("not a C++/CUDA document: {}", doc.uri.as_str());
@@ -27,6 +28,7 @@ pub async fn handle(client: &Client, state: &State, params: DidOpenTextDocumentP
         OpenDocument::with_headers(&doc.text, doc.version, language, headers),
     );
     publish::diagnostics(client, state, &doc.uri).await;
+    publish::outline_in_background(client, state, &doc.uri);
 }
 
 pub fn language_of(uri: &Uri, language_id: &str) -> Option<Language> {

@@ -29,7 +29,7 @@ pub fn handle(state: &State, params: HoverParams) -> Option<Hover> {
 pub fn loop_markdown(state: &State, uri: &Uri, line: usize, paths: usize) -> Option<String> {
     let (report, outlined) = {
         let doc = state.documents.get(uri)?;
-        let report = doc.report().loop_at_line(line)?.clone();
+        let report = doc.loop_at_line(line)?.clone();
         let outlined = report.parallel.then(|| doc.outline(report.line));
         (report, outlined)
     };

@@ -1,32 +1,119 @@
 //! Builds and publishes the diagnostics of one document: its hot loops, then search results.
+//! Why a parallel loop cannot be outlined is found lazily in a large file: the first diagnostics
+//! come from the verdicts, and a background pass publishes again once the notes are in.
+
+use std::sync::Arc;
 
 use tower_lsp_server::Client;
-use tower_lsp_server::ls_types::Uri;
+use tower_lsp_server::ls_types::{Diagnostic, Uri};
 
 use crate::lsp::state::State;
 use crate::lsp::to_proto;
 
+/// Functions outlined per step of the background pass: the document is locked for one step.
+const OUTLINE_STEP: usize = 4;
+
 pub async fn diagnostics(client: &Client, state: &State, uri: &Uri) {
     let enc = state.encoding();
     let results = state.results_for(uri);
-    let (diags, version) = {
-        let Some(doc) = state.documents.get(uri) else {
+    let raw = state.raw_out.get();
+    let (loops, extra, version) = {
+        let Some(mut doc) = state.documents.get_mut(uri) else {
             return;
         };
-        let mut diags = Vec::new();
-        for report in doc.report().loops.iter().filter(|l| l.hot) {
-            // A loop with a search result shows the result instead of the estimate.
-            if results.iter().any(|r| r.line == report.line) {
-                continue;
-            }
-            diags.push(to_proto::loop_diagnostic(&doc.rope, report, enc));
-        }
-        for r in &results {
-            diags.push(to_proto::result_diagnostic(&doc.rope, r, enc));
-        }
-        (diags, doc.version)
+        // A loop with a search result shows the result instead of the estimate.
+        let skip: Vec<usize> = results.iter().map(|r| r.line).collect();
+        let loops = doc.loop_diagnostics(enc, &skip, raw.is_none());
+        let extra: Vec<Diagnostic> = results
+            .iter()
+            .map(|r| to_proto::result_diagnostic(&doc.rope, r, enc))
+            .collect();
+        (loops, extra, doc.version)
     };
-    client
-        .publish_diagnostics(uri.clone(), diags, Some(version))
-        .await;
+    match raw {
+        // The same notification tower-lsp-server would send, from JSON built once per function.
+        Some(raw) => {
+            let mut list = loops.json;
+            for d in &extra {
+                if !list.is_empty() {
+                    list.push(',');
+                }
+                list.push_str(&serde_json::to_string(d).unwrap_or_default());
+            }
+            let body = format!(
+                r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"diagnostics":[{list}],"version":{version}}}}}"#,
+                serde_json::Value::String(uri.as_str().to_string())
+            );
+            let _ = raw.send(body.into_bytes());
+        }
+        None => {
+            let mut diags = loops.diagnostics;
+            diags.extend(extra);
+            client
+                .publish_diagnostics(uri.clone(), diags, Some(version))
+                .await;
+        }
+    }
+}
+
+/// Clears the diagnostics of a closed document (through the same path as [`diagnostics`], so
+/// that it cannot overtake them).
+pub async fn clear(client: &Client, state: &State, uri: &Uri) {
+    match state.raw_out.get() {
+        Some(raw) => {
+            let body = format!(
+                r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"diagnostics":[]}}}}"#,
+                serde_json::Value::String(uri.as_str().to_string())
+            );
+            let _ = raw.send(body.into_bytes());
+        }
+        None => {
+            client
+                .publish_diagnostics(uri.clone(), Vec::new(), None)
+                .await
+        }
+    }
+}
+
+/// Starts the background pass that finds the notes the first diagnostics of `uri` lacked, unless
+/// one runs already or nothing is pending. It works in short steps (other notifications go
+/// first) and publishes once at the end, if a diagnostic changed.
+pub fn outline_in_background(client: &Client, state: &Arc<State>, uri: &Uri) {
+    let pending = state
+        .documents
+        .get(uri)
+        .is_some_and(|d| d.pending_outlines() > 0);
+    if !pending || state.outlining.insert(uri.clone(), ()).is_some() {
+        return;
+    }
+    let (client, state, uri) = (client.clone(), state.clone(), uri.clone());
+    tokio::spawn(async move {
+        let mut changed = false;
+        loop {
+            tokio::task::yield_now().await;
+            let step = state
+                .documents
+                .get_mut(&uri)
+                .map(|mut d| d.outline_pending(OUTLINE_STEP));
+            let Some((left, step_changed)) = step else {
+                break; // closed
+            };
+            changed |= step_changed;
+            if left == 0 {
+                break;
+            }
+        }
+        state.outlining.remove(&uri);
+        if changed {
+            diagnostics(&client, &state, &uri).await;
+        }
+        // An edit may have left new work while the last step ran.
+        let again = state
+            .documents
+            .get(&uri)
+            .is_some_and(|d| d.pending_outlines() > 0);
+        if again {
+            outline_in_background(&client, &state, &uri);
+        }
+    });
 }

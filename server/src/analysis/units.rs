@@ -1,0 +1,588 @@
+//! Incremental analysis: a file is analysed unit by unit (a top-level function, or a loop outside
+//! any function), and each unit's reports are cached under what they depend on — the unit's text
+//! (its whole lines), a `#pragma` right before it, and a fingerprint of the file's context (its
+//! macros, types, pure helpers, classes and top-level declarations, with what its headers add).
+//! Not under its position: a unit that only moved (lines added or removed above it) is re-based
+//! (its line numbers shifted), not re-analysed.
+//!
+//! Outlining a region (`outline.rs`) is the dearest part of a unit's analysis and only the code
+//! action needs the region itself; [`Outlining`] says how much of it a pass does.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use tree_sitter::{Node, Tree};
+
+use super::syntax::{Macros, for_each_descendant, is_loop};
+use super::{FileReport, Headers, LoopReport, analyze_unit, file_macros};
+
+/// How much outlining a unit's analysis does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum Outlining {
+    /// Verdicts only: no region and no "not outlined" note (the diagnostics' first pass).
+    None,
+    /// Regions are built but only why a loop cannot be outlined is kept (`region_note`); the
+    /// region itself is dropped (the code action outlines its loop again on demand).
+    Notes,
+    /// Regions and notes, as `analyze_source` reports them.
+    Full,
+}
+
+/// The reports of one unit as analysed at `row`.
+#[derive(Debug)]
+pub(crate) struct Unit {
+    /// Distinct for every `Unit` made (so a cache of what was derived from one can trust it).
+    id: u64,
+    /// 0-based row of the unit's first line when it was analysed.
+    row: usize,
+    /// 1-based first and last lines of the unit when it was analysed.
+    lines: (usize, usize),
+    pub reports: Vec<LoopReport>,
+    pub outlining: Outlining,
+}
+
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn next_id() -> u64 {
+    NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+impl Unit {
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// The same reports for the unit moved to `row`: lines shifted, line numbers in reasons and
+    /// notes shifted. `None` where that cannot be done faithfully (a region names its line).
+    fn moved_to(&self, row: usize) -> Option<Unit> {
+        if self.reports.iter().any(|r| r.region.is_some()) {
+            return None;
+        }
+        let delta = row as i64 - self.row as i64;
+        let shift = |l: usize| (l as i64 + delta).max(0) as usize;
+        let (first, last) = self.lines;
+        let reports = self
+            .reports
+            .iter()
+            .map(|r| {
+                let mut r = r.clone();
+                r.line = shift(r.line);
+                r.end_line = shift(r.end_line);
+                for a in &mut r.accesses {
+                    a.line = shift(a.line);
+                }
+                r.reason = shift_line_refs(&r.reason, first, last, delta);
+                r.region_note = r
+                    .region_note
+                    .map(|n| shift_line_refs(&n, first, last, delta));
+                r
+            })
+            .collect();
+        Some(Unit {
+            id: next_id(),
+            row,
+            lines: (shift(first), shift(last)),
+            reports,
+            outlining: self.outlining,
+        })
+    }
+}
+
+/// `text` with every "line N" whose N lies in `first..=last` moved by `delta`.
+pub(crate) fn shift_line_refs(text: &str, first: usize, last: usize, delta: i64) -> String {
+    const WORD: &str = "line ";
+    if delta == 0 || !text.contains(WORD) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut rest = text;
+    while let Some(at) = rest.find(WORD) {
+        let before_ok = rest[..at]
+            .chars()
+            .next_back()
+            .is_none_or(|c| !c.is_alphanumeric() && c != '_');
+        let after = &rest[at + WORD.len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        out.push_str(&rest[..at + WORD.len()]);
+        rest = after;
+        if before_ok
+            && digits > 0
+            && let Ok(n) = after[..digits].parse::<usize>()
+            && (first..=last).contains(&n)
+        {
+            out.push_str(&((n as i64 + delta).max(0)).to_string());
+            rest = &after[digits..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Units by key, with the key of the context they were analysed in.
+#[derive(Debug, Default)]
+pub(crate) struct UnitCache {
+    map: HashMap<u64, Arc<Unit>>,
+}
+
+/// A unit of the current tree: its cache key, where it starts now, and its reports.
+#[derive(Debug, Clone)]
+pub(crate) struct Placed {
+    pub key: u64,
+    /// The unit node's first byte in the current text (two units may start on one row).
+    pub start_byte: usize,
+    pub unit: Arc<Unit>,
+}
+
+/// The reports of a tree, unit by unit in document order (so already sorted by line).
+#[derive(Debug, Default)]
+pub(crate) struct UnitReports {
+    /// Each unit with loops.
+    pub units: Vec<Placed>,
+    pub has_syntax_errors: bool,
+}
+
+impl UnitReports {
+    pub fn to_file_report(&self) -> FileReport {
+        FileReport {
+            loops: self
+                .units
+                .iter()
+                .flat_map(|p| p.unit.reports.iter().cloned())
+                .collect(),
+            has_syntax_errors: self.has_syntax_errors,
+        }
+    }
+
+    /// Without copying the reports when nothing else holds them.
+    pub fn into_file_report(self) -> FileReport {
+        let mut loops = Vec::new();
+        for p in self.units {
+            match Arc::try_unwrap(p.unit) {
+                Ok(v) => loops.extend(v.reports),
+                Err(shared) => loops.extend(shared.reports.iter().cloned()),
+            }
+        }
+        FileReport {
+            loops,
+            has_syntax_errors: self.has_syntax_errors,
+        }
+    }
+
+    /// Units not outlined to at least `level`.
+    pub fn pending(&self, level: Outlining) -> usize {
+        self.units
+            .iter()
+            .filter(|p| p.unit.outlining < level)
+            .count()
+    }
+}
+
+/// What every unit's verdicts and regions depend on besides its own text: the file's macros,
+/// types, typedefs, pure helpers and classes (headers included), and its top-level declarations
+/// and type definitions (the globals a region passes as parameters, the structs it fills).
+fn context_key(root: Node, src: &[u8], macros: &Macros) -> u64 {
+    fn sorted<K: Ord + std::fmt::Debug, V: std::fmt::Debug>(
+        m: impl Iterator<Item = (K, V)>,
+    ) -> Vec<String> {
+        let mut v: Vec<(K, V)> = m.collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v.iter().map(|e| format!("{e:?}")).collect()
+    }
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    sorted(macros.values.iter()).hash(&mut h);
+    sorted(macros.definitions.iter()).hash(&mut h);
+    macros.pure_functions.hash(&mut h);
+    macros.helpers.hash(&mut h);
+    let mut types: Vec<&String> = macros.types.iter().collect();
+    types.sort();
+    types.hash(&mut h);
+    sorted(macros.type_aliases.iter()).hash(&mut h);
+    sorted(macros.function_polys.iter()).hash(&mut h);
+    sorted(macros.typedefs.iter()).hash(&mut h);
+    let mut classes: Vec<_> = macros.classes.iter().collect();
+    classes.sort_by(|a, b| a.0.cmp(b.0));
+    for (name, info) in classes {
+        name.hash(&mut h);
+        sorted(info.methods.iter()).hash(&mut h);
+        sorted(info.typedefs.iter()).hash(&mut h);
+    }
+    // Top-level declarations (also inside preprocessor blocks), as `scope::file_globals` reads them.
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "translation_unit" | "preproc_if" | "preproc_ifdef" | "preproc_else"
+            | "preproc_elif" | "preproc_elifdef" => {
+                let mut cursor = n.walk();
+                stack.extend(n.named_children(&mut cursor));
+            }
+            // Globals, and the types whose fields a region's harness fills.
+            "declaration" | "struct_specifier" | "class_specifier" | "union_specifier"
+            | "enum_specifier" | "type_definition" | "alias_declaration" => {
+                src[n.byte_range()].hash(&mut h)
+            }
+            "namespace_definition" | "declaration_list" | "linkage_specification" => {
+                let mut cursor = n.walk();
+                stack.extend(n.named_children(&mut cursor));
+            }
+            _ => {}
+        }
+    }
+    h.finish()
+}
+
+/// The units a file is analysed in: top-level functions (templates with their header) and loops
+/// outside any function.
+pub(crate) fn units_of(root: Node) -> Vec<Node> {
+    let mut units: Vec<Node> = Vec::new();
+    for_each_descendant(root, |n| {
+        if n.kind() == "template_declaration" && has_function_child(n) {
+            units.push(n);
+            return false;
+        }
+        if n.kind() == "function_definition" || is_loop(n.kind()) {
+            units.push(n);
+            return false;
+        }
+        true
+    });
+    units
+}
+
+fn has_function_child(n: Node) -> bool {
+    let mut cursor = n.walk();
+    n.named_children(&mut cursor)
+        .any(|c| c.kind() == "function_definition")
+}
+
+/// The key of a unit: its whole lines (what a diagnostic on them shows), a pragma right before
+/// it, and the context.
+fn unit_key(unit: Node, src: &[u8], context: u64) -> u64 {
+    let start = src[..unit.start_byte()]
+        .iter()
+        .rposition(|b| *b == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = src[unit.end_byte()..]
+        .iter()
+        .position(|b| *b == b'\n')
+        .map_or(src.len(), |i| unit.end_byte() + i);
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    src[start..end].hash(&mut h);
+    // Two units on one line differ by where they stand on it.
+    (
+        unit.start_byte() - start,
+        unit.end_byte() - unit.start_byte(),
+    )
+        .hash(&mut h);
+    if let Some(p) = unit.prev_named_sibling()
+        && matches!(p.kind(), "preproc_call" | "comment")
+    {
+        src[p.byte_range()].hash(&mut h);
+    }
+    context.hash(&mut h);
+    h.finish()
+}
+
+/// How [`analyze_units`] outlines the units it has to analyse.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Plan {
+    /// The outlining every unit gets when few units need analysing.
+    pub level: Outlining,
+    /// Above this many units to analyse, they get [`Outlining::None`] and are left pending.
+    pub outline_at_most: usize,
+}
+
+impl Plan {
+    pub const FULL: Plan = Plan {
+        level: Outlining::Full,
+        outline_at_most: usize::MAX,
+    };
+}
+
+/// What [`analyze_units`] keeps between calls: the cache and the file's context.
+#[derive(Default)]
+pub(crate) struct Analysed {
+    pub cache: UnitCache,
+    pub units: UnitReports,
+    pub macros: Option<Arc<Macros>>,
+}
+
+/// Analyses a parsed tree; units whose key is in the cache are reused (moved where they moved),
+/// and the cache is left holding exactly the units of this tree.
+pub(crate) fn analyze_units(
+    tree: &Tree,
+    src: &[u8],
+    headers: &Headers,
+    state: &mut Analysed,
+    plan: Plan,
+) {
+    let root = tree.root_node();
+    let macros = Arc::new(file_macros(root, src, headers));
+    let context = context_key(root, src, &macros);
+    let units = units_of(root);
+    let keyed: Vec<(Node, u64)> = units
+        .into_iter()
+        .map(|u| (u, unit_key(u, src, context)))
+        .collect();
+    let old = std::mem::take(&mut state.cache.map);
+    // What can be reused, and what has to be analysed.
+    let reuse = |key: u64, row: usize, level: Outlining| -> Option<Arc<Unit>> {
+        let u = old.get(&key)?;
+        if u.outlining < level {
+            return None;
+        }
+        if u.row == row {
+            return Some(u.clone());
+        }
+        u.moved_to(row).map(Arc::new)
+    };
+    // A full analysis reuses only full analyses (whose regions cannot move: a region names its
+    // line, so a moved one is analysed again); a lazy one reuses anything, outlined or not (the
+    // units still to outline are outlined by `outline_pending`).
+    let need = match plan.level {
+        Outlining::Full => Outlining::Full,
+        _ => Outlining::None,
+    };
+    let mut found: Vec<Option<Arc<Unit>>> = keyed
+        .iter()
+        .map(|(u, key)| reuse(*key, u.start_position().row, need))
+        .collect();
+    let todo: Vec<usize> = (0..keyed.len()).filter(|i| found[*i].is_none()).collect();
+    let level = if todo.len() <= plan.outline_at_most {
+        plan.level
+    } else {
+        Outlining::None
+    };
+    let fresh = analyse_all(&todo, &keyed, src, &macros, level);
+    for (i, unit) in todo.into_iter().zip(fresh) {
+        found[i] = Some(Arc::new(unit));
+    }
+    let mut map = HashMap::new();
+    let mut out = Vec::new();
+    for ((node, key), unit) in keyed.iter().zip(found) {
+        let unit = unit.expect("every unit analysed or reused");
+        if !unit.reports.is_empty() {
+            out.push(Placed {
+                key: *key,
+                start_byte: node.start_byte(),
+                unit: unit.clone(),
+            });
+        }
+        map.insert(*key, unit);
+    }
+    state.cache.map = map;
+    state.units = UnitReports {
+        units: out,
+        has_syntax_errors: root.has_error(),
+    };
+    state.macros = Some(macros);
+}
+
+/// Outlines up to `max` units of `state` that are not outlined to `level` (first those whose
+/// lines are nearest `near`, a 1-based line, if given); returns how many remain and whether any
+/// report changed (a parallel loop that cannot be outlined got its note).
+pub(crate) fn outline_pending(
+    tree: &Tree,
+    src: &[u8],
+    state: &mut Analysed,
+    level: Outlining,
+    max: usize,
+    near: Option<usize>,
+) -> (usize, bool) {
+    let Some(macros) = state.macros.clone() else {
+        return (0, false);
+    };
+    let mut pending: Vec<usize> = (0..state.units.units.len())
+        .filter(|i| state.units.units[*i].unit.outlining < level)
+        .collect();
+    if let Some(line) = near {
+        pending.sort_by_key(|i| {
+            let u = &state.units.units[*i].unit;
+            if u.lines.0 <= line && line <= u.lines.1 {
+                0
+            } else {
+                u.lines.0.abs_diff(line)
+            }
+        });
+    }
+    let rest = pending.len().saturating_sub(max);
+    pending.truncate(max);
+    if pending.is_empty() {
+        return (rest, false);
+    }
+    // The units of the tree by their first byte (the tree and the reports are of the same text;
+    // a row may hold two units).
+    let by_start: HashMap<usize, Node> = units_of(tree.root_node())
+        .into_iter()
+        .map(|u| (u.start_byte(), u))
+        .collect();
+    let mut changed = false;
+    for i in pending {
+        let placed = &state.units.units[i];
+        let Some(node) = by_start.get(&placed.start_byte).copied() else {
+            continue;
+        };
+        let fresh = Arc::new(analyse_one(node, src, &macros, level));
+        changed |= fresh.reports != placed.unit.reports;
+        state.cache.map.insert(placed.key, fresh.clone());
+        state.units.units[i].unit = fresh;
+    }
+    (rest, changed)
+}
+
+fn analyse_one(unit: Node, src: &[u8], macros: &Macros, level: Outlining) -> Unit {
+    let mut reports = analyze_unit(unit, src, macros, level);
+    if level == Outlining::Notes {
+        for r in &mut reports {
+            r.region = None;
+        }
+    }
+    let first = unit.start_position().row + 1;
+    Unit {
+        id: next_id(),
+        row: unit.start_position().row,
+        lines: (first, super::syntax::end_line_of(unit).max(first)),
+        reports,
+        outlining: level,
+    }
+}
+
+/// Analyses the units `todo` (indices into `keyed`), on as many threads as the machine has when
+/// there are many.
+fn analyse_all(
+    todo: &[usize],
+    keyed: &[(Node, u64)],
+    src: &[u8],
+    macros: &Macros,
+    level: Outlining,
+) -> Vec<Unit> {
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1)
+        .min(8);
+    if threads < 2 || todo.len() < 32 {
+        return todo
+            .iter()
+            .map(|i| analyse_one(keyed[*i].0, src, macros, level))
+            .collect();
+    }
+    // Contiguous chunks, balanced by bytes (the work is roughly proportional to the text).
+    let total: usize = todo.iter().map(|i| keyed[*i].0.byte_range().len()).sum();
+    let per = total.div_ceil(threads).max(1);
+    let mut chunks: Vec<Vec<usize>> = vec![Vec::new()];
+    let mut acc = 0;
+    for &i in todo {
+        if acc >= per && chunks.len() < threads {
+            chunks.push(Vec::new());
+            acc = 0;
+        }
+        acc += keyed[i].0.byte_range().len();
+        chunks.last_mut().expect("a chunk").push(i);
+    }
+    let analysed: Vec<std::thread::Result<Vec<Unit>>> = std::thread::scope(|s| {
+        let handles: Vec<_> = chunks
+            .iter()
+            .map(|chunk| {
+                s.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|i| analyse_one(keyed[*i].0, src, macros, level))
+                        .collect::<Vec<Unit>>()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join()).collect()
+    });
+    let mut out = Vec::with_capacity(todo.len());
+    for r in analysed {
+        match r {
+            Ok(units) => out.extend(units),
+            // A panic in a worker is the analysis's bug; re-raise it on the caller's thread.
+            Err(p) => std::panic::resume_unwind(p),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{Document, Language};
+
+    fn without_regions(mut r: FileReport) -> FileReport {
+        for l in &mut r.loops {
+            l.region = None;
+        }
+        r
+    }
+
+    /// Enough functions that a lazy document leaves them to `outline_pending`.
+    fn many_functions(n: usize) -> String {
+        (0..n)
+            .map(|k| {
+                format!(
+                    "void f{k}(int n, const float* x, float* y) {{\n    for (int i = 0; i < n; ++i) {{\n        y[i] = 2.0f * x[i];\n    }}\n}}\n\n"
+                )
+            })
+            .collect()
+    }
+
+    /// Found by `examples/fuzz_analysis`: two units on one row (a function, then a loop outside
+    /// any function) — the background pass outlined the first one in place of the second.
+    #[test]
+    fn background_outlining_keeps_two_units_on_one_row_apart() {
+        let src = format!(
+            "{}void g(int n, float* a) {{ for (int i = 0; i < n; ++i) a[i] = 0; }} for (int j = 0; j < 9; ++j) h(j);\n",
+            many_functions(20)
+        );
+        let mut doc = Document::lazy(&src, Language::Cpp, Headers::default());
+        assert!(doc.pending_outlines() > 0);
+        while doc.outline_pending(3, None).0 > 0 {}
+        assert_eq!(
+            without_regions(doc.report()),
+            without_regions(doc.report_from_scratch())
+        );
+    }
+
+    /// Lines added above functions move their reports (reasons included) without re-analysis,
+    /// and the result is what a fresh analysis says.
+    #[test]
+    fn moved_functions_are_rebased_like_a_fresh_analysis() {
+        let base = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("src/analysis/testdata/kinds.cpp"),
+        )
+        .unwrap();
+        let src = format!("{base}{}", many_functions(20));
+        let mut doc = Document::lazy(&src, Language::Cpp, Headers::default());
+        while doc.outline_pending(64, None).0 > 0 {}
+        let ids: Vec<u64> = doc.units().map(|u| u.id).collect();
+        doc.edit(0, 0, "// one\n// two\n\n");
+        assert_eq!(doc.pending_outlines(), 0, "moved units keep their notes");
+        assert!(doc.units().zip(&ids).all(|(u, old)| u.id != *old));
+        assert_eq!(
+            without_regions(doc.report()),
+            without_regions(doc.report_from_scratch())
+        );
+        // And back up again.
+        doc.edit(0, 3, "");
+        assert_eq!(
+            without_regions(doc.report()),
+            without_regions(doc.report_from_scratch())
+        );
+    }
+
+    #[test]
+    fn line_references_in_the_unit_move_and_others_do_not() {
+        assert_eq!(
+            shift_line_refs("reads a (line 12), written line 14; inline 13", 10, 20, 3),
+            "reads a (line 15), written line 17; inline 13"
+        );
+        assert_eq!(
+            shift_line_refs("at line 9 and line 21", 10, 20, 5),
+            "at line 9 and line 21"
+        );
+        assert_eq!(shift_line_refs("no lines here", 1, 9, 2), "no lines here");
+        assert_eq!(shift_line_refs("line 5", 1, 9, -4), "line 1");
+    }
+}

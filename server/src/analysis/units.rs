@@ -544,6 +544,25 @@ mod tests {
         );
     }
 
+    /// Found by `examples/fuzz_analysis`: a struct's fields changed while the function using it
+    /// did not, and its cached note (why its loop has no region) was kept.
+    #[test]
+    fn a_changed_struct_invalidates_the_functions_that_use_it() {
+        let src = format!(
+            "struct Particle {{ float x; float v; }};\n{}void move(int n, Particle* p) {{\n    for (int i = 0; i < n; ++i) p[i].x += p[i].v;\n}}\n",
+            many_functions(20)
+        );
+        let mut doc = Document::lazy(&src, Language::Cpp, Headers::default());
+        while doc.outline_pending(64, None).0 > 0 {}
+        let at = doc.text().find("float v;").unwrap();
+        doc.edit(at, at + "float".len(), "jx");
+        while doc.outline_pending(64, None).0 > 0 {}
+        assert_eq!(
+            without_regions(doc.report()),
+            without_regions(doc.report_from_scratch())
+        );
+    }
+
     /// Lines added above functions move their reports (reasons included) without re-analysis,
     /// and the result is what a fresh analysis says.
     #[test]

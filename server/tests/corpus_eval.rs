@@ -14,13 +14,13 @@ use serde::Deserialize;
 const TARGET_RECALL: f64 = 0.85;
 const TARGET_KIND_AGREEMENT: f64 = 0.95;
 const TARGET_OFFER_RATE: f64 = 0.80;
-/// Floors just below the figures last measured (recall 0.790, kind 0.904, offer 0.480; the offer
-/// rate fell from 0.474 when regions that g++ rejected, a 2-D local array and macros naming the
-/// caller's variables, stopped being built): the test fails on any regression; the targets above
-/// are not reached yet (issue #17 stays open).
+/// Floors just below the figures last measured (recall 0.790, kind 0.904, offer 0.544; the offer
+/// rate rose from 0.480 when member paths, plain-data structs and member functions' fields became
+/// region parameters): the test fails on any regression; the targets above are not reached yet
+/// (issue #17 stays open).
 const MIN_RECALL: f64 = 0.79;
 const MIN_KIND_AGREEMENT: f64 = 0.90;
-const MIN_OFFER_RATE: f64 = 0.48;
+const MIN_OFFER_RATE: f64 = 0.54;
 const MIN_LOOPS: usize = 300;
 const MIN_PROJECTS: usize = 6;
 

@@ -11,10 +11,12 @@ mod cost;
 mod document;
 mod facts;
 mod headers;
+mod members;
 mod outline;
 mod poly;
 mod private;
 mod purity;
+mod records;
 pub mod region;
 mod scope;
 mod syntax;
@@ -32,7 +34,8 @@ pub use document::Document;
 pub use facts::LoopForm;
 pub use headers::Headers;
 pub use region::{
-    Access, DeclaredSizes, InputSpec, LoopKind, OffloadRegion, RegionParam, SizeTable, WorkEstimate,
+    Access, DeclaredSizes, InputSpec, LoopKind, OffloadRegion, RecordField, RegionParam,
+    RegionRecord, RegionTypes, SizeTable, WorkEstimate,
 };
 pub use syntax::{mentions_word, strip_comments_and_literals, whole_words};
 

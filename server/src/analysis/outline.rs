@@ -90,11 +90,33 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         return Err("loops inside lambdas are not outlined".into());
     }
     let func_name = function_name(func, src).ok_or("the enclosing function has no plain name")?;
-    if func_name.contains("::") || func_name.contains('<') || func_name.contains('~') {
-        return Err(format!(
-            "`{func_name}` is a member or template function; outline a free function"
-        ));
-    }
+    // A member function of a class the file or its headers define: its fields are passed as
+    // parameters of their own (members.rs).
+    let this_class = match func_name.split_once("::") {
+        Some((class, method))
+            if !class.contains("::")
+                && !method.contains("::")
+                && !func_name.contains('<')
+                && !func_name.contains('~')
+                && !func_name.contains("operator") =>
+        {
+            Some(req.macros.records.get(class).ok_or_else(|| {
+                format!("`{func_name}` is a member function of `{class}`, whose definition this file and its headers do not show")
+            })?)
+        }
+        Some(_) => {
+            return Err(format!(
+                "`{func_name}` is a nested member, template or destructor; outline a free function"
+            ));
+        }
+        None if func_name.contains('<') || func_name.contains('~') => {
+            return Err(format!(
+                "`{func_name}` is a template specialisation; outline a free function"
+            ));
+        }
+        None => None,
+    };
+    let func_name = func_name.replace("::", "_");
     if req.in_template {
         return Err(format!(
             "`{func_name}` is a template: its types are only known per instantiation"
@@ -127,6 +149,72 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             });
         }
     }
+    // Member paths (`chunk->u`, `s.n`, a field of `this`) become variables of their own.
+    let paths: super::members::PathScan = {
+        let decl_of: HashMap<&str, &VarDecl> =
+            resolved.iter().map(|d| (d.name.as_str(), d)).collect();
+        super::members::member_paths(
+            req.node,
+            src,
+            req.macros,
+            &decl_of,
+            &req.facts.locals,
+            this_class,
+        )?
+    };
+    for p in &paths.paths {
+        if p.written && p.field.pointer + p.field.dims.len() > 0 {
+            return Err(format!(
+                "the loop changes the pointer field `{}` itself",
+                p.call_arg
+            ));
+        }
+        resolved.retain(|d| d.name != p.param);
+        resolved.push(p.decl());
+    }
+    // The spellings of each path (`chunk->u`, `this->x`) as the analysis names them.
+    let path_names: HashMap<String, String> = paths
+        .paths
+        .iter()
+        .flat_map(|p| p.texts.iter().map(|t| (t.clone(), p.param.clone())))
+        .collect();
+    let path_name = |s: &str| -> Option<String> {
+        let squashed: String = s.split_whitespace().collect();
+        path_names.get(&squashed).cloned()
+    };
+    let rename_paths = |p: &Poly| -> Poly {
+        let mut out = p.clone();
+        for v in p.vars() {
+            if let Some(name) = path_names.get(&v)
+                && let Some(q) = out.substitute(&v, &Poly::var(name))
+            {
+                out = q;
+            }
+        }
+        out
+    };
+    let arrays: Vec<super::facts::ArrayRef> = req
+        .facts
+        .arrays
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            if let Some(p) = path_name(&r.array) {
+                r.array = p;
+            }
+            r.subs = r
+                .subs
+                .iter()
+                .map(|s| s.as_ref().map(&rename_paths))
+                .collect();
+            r.index_arrays = r
+                .index_arrays
+                .iter()
+                .map(|a| path_name(a).unwrap_or(a.clone()))
+                .collect();
+            r
+        })
+        .collect();
     let decls = &resolved[..];
     let decl_of: HashMap<&str, &VarDecl> = decls.iter().map(|d| (d.name.as_str(), d)).collect();
     let nest_vars: HashSet<&str> = req.nest.iter().map(|i| i.var.as_str()).collect();
@@ -138,6 +226,12 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     let mut unknown: Option<String> = None;
     for_each_descendant(req.node, |n| {
         if n.kind() == "qualified_identifier" {
+            return false;
+        }
+        if let Some(p) = paths.nodes.get(&n.id()) {
+            if !used.contains(p) {
+                used.push(p.clone());
+            }
             return false;
         }
         if n.kind() == "type_identifier" {
@@ -174,6 +268,11 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             if req.macros.definitions.contains_key(&id) || req.facts.locals.contains(&id) {
                 continue;
             }
+            if paths.roots.contains(&id) {
+                return Err(format!(
+                    "the macro `{m}` uses `{id}`, whose fields the loop passes one by one"
+                ));
+            }
             if decl_of.contains_key(id.as_str()) {
                 if !used.contains(&id) {
                     used.push(id);
@@ -193,11 +292,18 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         ));
     }
 
-    let written_scalars: HashSet<&str> = req
+    let written_scalars: HashSet<String> = req
         .facts
         .scalar_writes
         .iter()
-        .map(|w| w.name.as_str())
+        .map(|w| path_name(&w.name).unwrap_or(w.name.clone()))
+        .chain(
+            paths
+                .paths
+                .iter()
+                .filter(|p| p.written)
+                .map(|p| p.param.clone()),
+        )
         .collect();
     let mut size_methods: HashSet<&str> = req
         .facts
@@ -214,15 +320,40 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     let mut params: Vec<Param> = Vec::new();
     let mut local_lines: Vec<String> = Vec::new();
     let mut extra_sizes: Vec<String> = Vec::new();
+    let mut records: Vec<super::region::RegionRecord> = Vec::new();
+    let mut record_defs: Vec<String> = Vec::new();
     for name in &used {
         let Some(decl) = decl_of.get(name.as_str()).copied() else {
             continue;
         };
         if !is_known_scalar(&decl.ty) {
-            return Err(format!(
-                "`{name}` has type `{}`, which a generated test harness cannot fill",
-                decl.ty
-            ));
+            // A plain-data struct (or an array of them): the harness fills it field by field.
+            match super::members::pod_layout(&decl.ty, req.macros) {
+                Ok((record, defs)) => {
+                    if !records
+                        .iter()
+                        .any(|r: &super::region::RegionRecord| r.name == record.name)
+                    {
+                        records.push(record);
+                    }
+                    for d in defs {
+                        if !record_defs.contains(&d) {
+                            record_defs.push(d);
+                        }
+                    }
+                }
+                Err(why) => {
+                    let by_paths = paths
+                        .refused
+                        .get(name)
+                        .map(|p| format!("; its fields cannot be passed one by one either: {p}"))
+                        .unwrap_or_default();
+                    return Err(format!(
+                        "`{name}` has type `{}`, which a generated test harness cannot fill: {why}{by_paths}",
+                        decl.ty
+                    ));
+                }
+            }
         }
         if nest_vars.contains(name.as_str()) || req.facts.private_scalars.contains(name) {
             // A counter or a per-iteration temporary declared before the loop: a local of the
@@ -236,12 +367,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             ));
         }
         if decl.is_array() {
-            let refs: Vec<_> = req
-                .facts
-                .arrays
-                .iter()
-                .filter(|r| r.array == *name)
-                .collect();
+            let refs: Vec<_> = arrays.iter().filter(|r| r.array == *name).collect();
             let written = refs.iter().any(|r| r.write.is_some());
             let read = refs.iter().any(|r| r.read) || refs.is_empty();
             let access = match (read, written) {
@@ -274,7 +400,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             if size_methods.contains(name.as_str()) {
                 extra_sizes.push(format!("{name}_size"));
             }
-        } else if written_scalars.contains(name.as_str()) {
+        } else if written_scalars.contains(name) {
             params.push(Param {
                 decl: decl.clone(),
                 region: RegionParam {
@@ -360,10 +486,10 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         .iter()
         .map(|i| Induction {
             var: i.var.clone(),
-            lower: rename_size(&i.lower),
-            upper: rename_size(&i.upper),
+            lower: rename_size(&rename_paths(&i.lower)),
+            upper: rename_size(&rename_paths(&i.upper)),
             step: i.step,
-            span: rename_size(&i.span),
+            span: rename_size(&rename_paths(&i.span)),
             data_dependent: i.data_dependent,
         })
         .collect();
@@ -381,12 +507,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         .filter(|p| p.region.is_array && p.region.extent.is_none())
     {
         let name = &p.region.name;
-        let refs: Vec<_> = req
-            .facts
-            .arrays
-            .iter()
-            .filter(|r| r.array == *name)
-            .collect();
+        let refs: Vec<_> = arrays.iter().filter(|r| r.array == *name).collect();
         let extent = if size_methods.contains(name.as_str()) {
             Some(format!("{name}_size"))
         } else if let Some(n) = &p.decl.array_size {
@@ -511,7 +632,11 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
 
     // The whole function is the region when its body is the nest (plus constants) and its
     // parameters already have the contract's shape.
-    let whole = whole_function_params(func, req, decls, &params);
+    let whole = if this_class.is_some() {
+        None
+    } else {
+        whole_function_params(func, req, decls, &params)
+    };
     let (name, ordered): (String, Vec<Param>) = match whole {
         Some(order) => {
             let mut ordered = Vec::new();
@@ -570,6 +695,21 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         }
         true
     });
+    for p in &paths.paths {
+        let replacement = if pointer_scalars.contains(p.param.as_str()) {
+            format!("(*{})", p.param)
+        } else {
+            p.param.clone()
+        };
+        for &(s, e) in &p.ranges {
+            if s >= body_node.start_byte()
+                && e <= body_node.end_byte()
+                && String::from_utf8_lossy(&src[s..e]) != replacement
+            {
+                edits.push((s, e, replacement.clone()));
+            }
+        }
+    }
     for (obj, method, start, end) in &req.facts.method_calls {
         if start < &body_node.start_byte() || end > &body_node.end_byte() {
             continue;
@@ -598,6 +738,18 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         body = range_for_as_counted(req, &body)?;
     }
 
+    // A path is passed as the caller spells it (`chunk->u`, `&s.sum` for a written field).
+    let mut ordered = ordered;
+    for p in ordered.iter_mut() {
+        if let Some(path) = paths.paths.iter().find(|m| m.param == p.region.name) {
+            let by_address = p.region.is_array && !p.decl.is_array();
+            p.region.call_arg = if by_address {
+                Some(format!("&{}", path.call_arg))
+            } else {
+                (path.call_arg != path.param).then(|| path.call_arg.clone())
+            };
+        }
+    }
     let region_params: Vec<RegionParam> = ordered.into_iter().map(|p| p.region).collect();
     let mut region = OffloadRegion {
         name: name.clone(),
@@ -610,10 +762,53 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         end_line: req.end_line,
         work: req.work.clone(),
         sizes: None,
+        types: Default::default(),
     };
     let signature = region.signature();
     let helper_defs: Vec<&str> = helpers_used(req).iter().map(|(_, d)| d.as_str()).collect();
     close_macros(&mut used_macros, &helper_defs, req.macros)?;
+    // The structs' definitions, the macros the extents name (the harness sizes arrays with
+    // them) and what those name come first, once, outside the source.
+    let extent_macros: BTreeSet<String> = region
+        .params
+        .iter()
+        .flat_map(|p| {
+            let input = p.input.clone().unwrap_or_default();
+            [p.extent.clone(), input.min, input.max]
+        })
+        .flatten()
+        .flat_map(|e| identifiers_in(&e))
+        .filter(|id| req.macros.definitions.contains_key(id))
+        .collect();
+    if !records.is_empty() || !extent_macros.is_empty() {
+        let mut type_macros: BTreeSet<String> = extent_macros.clone();
+        close_macros(&mut type_macros, &[], req.macros)?;
+        let def_refs: Vec<&str> = record_defs.iter().map(String::as_str).collect();
+        close_macros(&mut type_macros, &def_refs, req.macros)?;
+        let record_names: HashSet<String> = records
+            .iter()
+            .filter_map(|r| super::members::record_of(&r.name, req.macros).map(|(n, _)| n))
+            .collect();
+        type_macros.retain(|m| {
+            !record_names.contains(m)
+                && req
+                    .macros
+                    .definitions
+                    .get(m)
+                    .is_none_or(|d| !record_defs.iter().any(|r| r.trim() == d.trim()))
+        });
+        let mut definitions = String::new();
+        for m in dependency_order(&type_macros, req.macros) {
+            definitions.push_str(&req.macros.definitions[&m]);
+            definitions.push('\n');
+        }
+        for d in &record_defs {
+            definitions.push_str(d);
+            definitions.push('\n');
+        }
+        used_macros.retain(|m| !type_macros.contains(m) && !record_names.contains(m));
+        region.types = super::region::RegionTypes::new(definitions, records.clone());
+    }
     let mut source = String::new();
     for m in &used_macros {
         if let Some(def) = req.macros.definitions.get(m) {
@@ -832,6 +1027,35 @@ fn close_macros(
         }
     }
     Ok(())
+}
+
+/// The macros and typedefs of `names`, each after those of them its definition names.
+fn dependency_order(names: &BTreeSet<String>, macros: &Macros) -> Vec<String> {
+    fn visit(
+        m: &str,
+        names: &BTreeSet<String>,
+        macros: &Macros,
+        seen: &mut HashSet<String>,
+        out: &mut Vec<String>,
+    ) {
+        if !seen.insert(m.to_string()) {
+            return;
+        }
+        if let Some(def) = macros.definitions.get(m) {
+            for id in identifiers_in(&super::syntax::strip_comments_and_literals(def)) {
+                if id != m && names.contains(&id) {
+                    visit(&id, names, macros, seen, out);
+                }
+            }
+            out.push(m.to_string());
+        }
+    }
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for m in names {
+        visit(m, names, macros, &mut seen, &mut out);
+    }
+    out
 }
 
 /// The names a function-like macro's body uses that are not its parameters (empty for an

@@ -133,6 +133,127 @@ pub struct OffloadRegion {
     /// the verifier chooses.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sizes: Option<DeclaredSizes>,
+    /// Structs the parameters are made of, with what defines them; empty for scalar regions.
+    #[serde(default, skip_serializing_if = "RegionTypes::is_empty")]
+    pub types: RegionTypes,
+}
+
+/// The struct types of a region's parameters (plain data: scalar and fixed-array fields, nested
+/// structs), which the harness defines and fills field by field.
+///
+/// `definitions` is C++ that both harness programs and the candidate compile before anything
+/// else (the macros and typedefs the structs name, then the structs, in dependency order); it is
+/// outside the high-precision reference's `float`→`double` promotion, so a struct has one layout
+/// in every program. The region's `source` does not repeat it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct RegionTypes {
+    #[serde(default)]
+    pub definitions: String,
+    #[serde(default)]
+    pub records: Vec<RegionRecord>,
+    /// The outputs with struct arrays split into their leaves, made once ([`Self::leaf_outputs`]).
+    #[serde(skip)]
+    outputs: std::sync::OnceLock<Vec<RegionParam>>,
+}
+
+impl PartialEq for RegionTypes {
+    fn eq(&self, other: &Self) -> bool {
+        self.definitions == other.definitions && self.records == other.records
+    }
+}
+
+impl Eq for RegionTypes {}
+
+impl RegionTypes {
+    pub fn new(definitions: String, records: Vec<RegionRecord>) -> RegionTypes {
+        RegionTypes {
+            definitions,
+            records,
+            outputs: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The written arrays of `params` as the verifier compares them: a scalar array as it is, an
+    /// array of structs as one output per leaf (see [`RegionRecord`]).
+    pub fn leaf_outputs(&self, params: &[RegionParam]) -> &[RegionParam] {
+        self.outputs.get_or_init(|| {
+            let mut out = Vec::new();
+            for p in params
+                .iter()
+                .filter(|p| p.is_array && p.access != Access::Read)
+            {
+                match self.record(&p.elem_type) {
+                    None => out.push(p.clone()),
+                    Some(r) => {
+                        for f in &r.fields {
+                            let ext = p.extent.clone().unwrap_or_else(|| "1".into());
+                            out.push(RegionParam {
+                                name: format!("{}__{}", p.name, f.output_suffix()),
+                                elem_type: f.ty.clone(),
+                                extent: Some(if f.count == 1 {
+                                    ext
+                                } else {
+                                    format!("({ext}) * {}", f.count)
+                                }),
+                                input: None,
+                                call_arg: None,
+                                ..p.clone()
+                            });
+                        }
+                    }
+                }
+            }
+            out
+        })
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.definitions.is_empty() && self.records.is_empty()
+    }
+
+    pub fn record(&self, ty: &str) -> Option<&RegionRecord> {
+        self.records.iter().find(|r| r.name == ty)
+    }
+}
+
+/// One struct type as the harness sees it: its scalar leaves in declaration order.
+///
+/// An output array of structs is compared leaf by leaf: leaf `path` of parameter `a` is the
+/// output `a__<path with every non-identifier character as _>` (`a__x`, `a__lo_y`, `a__v_1_w`),
+/// `extent × count` elements of the leaf's type, element-major (`a[0].v[0..count]`,
+/// `a[1].v[0..count]`, …). Padding is never compared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegionRecord {
+    /// The type as the parameters spell it (`Cell`, `struct cell`, `sym_freq`).
+    pub name: String,
+    pub fields: Vec<RecordField>,
+}
+
+/// A scalar leaf of a struct: `lo.y` (a nested struct's field), `v[1].w`, or `m` with
+/// `count` 9 for `double m[3][3]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordField {
+    /// The member access from an element, without the leading dot (`x`, `lo.y`, `v[1].w`).
+    pub path: String,
+    /// A builtin scalar type (typedefs resolved).
+    pub ty: String,
+    /// Elements of a fixed array (all dimensions), 1 for a scalar.
+    pub count: usize,
+}
+
+impl RecordField {
+    /// The suffix of the output that compares this leaf (`lo_y` for `lo.y`).
+    pub fn output_suffix(&self) -> String {
+        let mut s: String = self
+            .path
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        while s.contains("__") {
+            s = s.replace("__", "_");
+        }
+        s.trim_matches('_').to_string()
+    }
 }
 
 impl OffloadRegion {

@@ -109,6 +109,10 @@ pub struct Macros {
     pub typedefs: HashMap<String, String>,
     /// Classes and structs with their inline methods judged (`classes.rs`).
     pub classes: HashMap<String, super::classes::ClassInfo>,
+    /// Structs, classes and unions with their fields (`records.rs`), for the outliner.
+    pub records: HashMap<String, super::records::Record>,
+    /// Pointer and array typedefs and aliases (`using Buf = double*`, `typedef double v3[3]`).
+    pub type_shapes: HashMap<String, super::records::TypeShape>,
 }
 
 /// Builtin type words a macro may expand to (`#define DATA_TYPE double`).
@@ -190,10 +194,20 @@ impl Macros {
         for (k, v) in other.classes {
             self.classes.entry(k).or_insert(v);
         }
+        for (k, v) in other.records {
+            self.records.entry(k).or_insert(v);
+        }
+        for (k, v) in other.type_shapes {
+            self.type_shapes.entry(k).or_insert(v);
+        }
     }
 
     pub fn collect(root: Node, src: &[u8]) -> Self {
-        let mut m = Macros::default();
+        let mut m = Macros {
+            records: super::records::collect(root, src),
+            type_shapes: super::records::collect_shapes(root, src),
+            ..Macros::default()
+        };
         let mut function_macros: Vec<(String, Node)> = Vec::new();
         let mut cursor = root.walk();
         let mut stack = vec![root];

@@ -177,7 +177,12 @@ pub(crate) fn compile_regions(regions: &[(String, OffloadRegion)]) {
     let mut failures = Vec::new();
     for (idx, (at, r)) in regions.iter().enumerate() {
         let file = dir.path().join(format!("r{idx}.cpp"));
-        let code = format!("{}\n{}", r.includes.join("\n"), r.source);
+        let code = format!(
+            "{}\n{}\n{}",
+            r.includes.join("\n"),
+            r.types.definitions,
+            r.source
+        );
         std::fs::write(&file, &code).unwrap();
         let out = std::process::Command::new("g++")
             .args(["-std=c++17", "-fsyntax-only", "-Wall"])
@@ -460,4 +465,93 @@ fn project_headers_define_index_macros_and_constants() {
     // Without the header the same loops cannot be judged: the macro is an unknown call.
     let without = analyze_source(src.as_bytes(), Language::C);
     assert!(without.loops.iter().all(|l| !l.parallel));
+}
+
+/// Regions with structs (issue #17): the shapes of the parameters each mechanism builds, and the
+/// reason for each struct the harness cannot fill.
+#[test]
+fn struct_fields_pod_structs_and_member_functions_become_parameters() {
+    let src = "\
+struct Grid { int n; double* u; double* v; double h; };
+struct Vec3 { double x, y, z; };
+struct Body { Vec3 pos; float w[2]; int id; };
+typedef struct { unsigned short key, index; } pair_t;
+struct Chain { Chain* next; int v; };
+union Bits { int i; float f; };
+struct Flags { int a : 3; int b; };
+struct Counter { int n; Counter() : n(0) {} };
+class Mesh { public: int cells; double* vol; double scale; void rescale(); };
+
+void paths(Grid* g, const Grid& c) {
+    for (int i = 0; i < g->n; ++i) g->v[i] = g->u[i] * c.h;
+}
+void pod(int n, const Body* b, Body* out, pair_t* keys) {
+    for (int i = 0; i < n; ++i) { out[i].id = b[i].id + (int)b[i].pos.y; keys[i].key = 1; }
+}
+void chain(int n, const Chain* c, int* o) { for (int i = 0; i < n; ++i) o[i] = c[i].v; }
+void bits(int n, const Bits* c, int* o) { for (int i = 0; i < n; ++i) o[i] = c[i].i; }
+void flags(int n, const Flags* c, int* o) { for (int i = 0; i < n; ++i) o[i] = c[i].b; }
+void counter(int n, const Counter* c, int* o) { for (int i = 0; i < n; ++i) o[i] = c[i].n; }
+void Mesh::rescale() { for (int i = 0; i < cells; ++i) vol[i] = vol[i] * scale; }
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    // Paths: `g->n` a size, `g->u`/`g->v` arrays, `c.h` a scalar; passed as the caller spells them.
+    let r = region(12).unwrap();
+    let by = |r: &OffloadRegion, n: &str| r.params.iter().find(|p| p.name == n).cloned().unwrap();
+    assert!(by(&r, "g_n").is_size);
+    assert_eq!(by(&r, "g_v").extent.as_deref(), Some("g_n"));
+    assert_eq!(by(&r, "g_v").call_arg.as_deref(), Some("g->v"));
+    assert_eq!(by(&r, "g_u").access, Access::Read);
+    assert_eq!(by(&r, "c_h").call_arg.as_deref(), Some("c.h"));
+    assert!(r.types.is_empty(), "{:?}", r.types);
+    // POD structs: leaves in declaration order (nested struct, fixed array), definitions carried.
+    let r = region(15).unwrap();
+    let body = r.types.record("Body").expect("Body is a region type");
+    let leaves: Vec<(&str, usize)> = body
+        .fields
+        .iter()
+        .map(|f| (f.path.as_str(), f.count))
+        .collect();
+    assert_eq!(
+        leaves,
+        [
+            ("pos.x", 1),
+            ("pos.y", 1),
+            ("pos.z", 1),
+            ("w", 2),
+            ("id", 1)
+        ]
+    );
+    assert_eq!(by(&r, "out").elem_type, "Body");
+    assert_eq!(by(&r, "out").extent.as_deref(), Some("n"));
+    assert!(r.types.record("pair_t").is_some());
+    let defs = &r.types.definitions;
+    assert!(
+        defs.find("struct Vec3").unwrap() < defs.find("struct Body").unwrap(),
+        "{defs}"
+    );
+    assert!(defs.contains("typedef struct { unsigned short key, index; } pair_t;"));
+    assert!(
+        !r.source.contains("struct Body"),
+        "the source repeats a type:\n{}",
+        r.source
+    );
+    // What the harness cannot fill is refused with the reason.
+    let why = |line: usize| region(line).unwrap_err().to_string();
+    assert!(
+        why(17).contains("`Chain::next` is a pointer"),
+        "{}",
+        why(17)
+    );
+    assert!(why(18).contains("`Bits` is a union"), "{}", why(18));
+    assert!(why(19).contains("`Flags::a` is a bitfield"), "{}", why(19));
+    assert!(why(20).contains("`Counter` has methods"), "{}", why(20));
+    // A member function: its class's fields are parameters named after them.
+    let r = region(21).unwrap();
+    assert_eq!(r.name, "Mesh_rescale_loop21");
+    assert!(by(&r, "cells").is_size);
+    assert_eq!(by(&r, "vol").access, Access::ReadWrite);
+    assert_eq!(by(&r, "scale").elem_type, "double");
 }

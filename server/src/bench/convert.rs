@@ -161,6 +161,7 @@ fn task_files(
             end_line: 0,
             work: m.work.clone(),
             sizes: None,
+            types: Default::default(),
         },
         sizes: m.sizes.clone(),
         tolerance: m.tolerance,

@@ -169,6 +169,7 @@ mod tests {
                 ops_per_iteration: 1.0,
                 bytes_per_iteration: 8.0,
             },
+            types: Default::default(),
         }
     }
 

@@ -164,6 +164,8 @@ fn serial_code(region: &OffloadRegion) -> String {
         code.push_str(include.trim());
         code.push('\n');
     }
+    // The structs the parameters are made of (and what they name), defined once for all.
+    code.push_str(&region.types.definitions);
     code.push_str(region.source.trim_end());
     code
 }
@@ -347,6 +349,7 @@ mod tests {
                 ops_per_iteration: 1.0,
                 bytes_per_iteration: 8.0,
             },
+            types: Default::default(),
         }
     }
 

@@ -273,7 +273,7 @@ fn bytes_with(region: &OffloadRegion, vars: &HashMap<String, f64>) -> f64 {
                 .as_deref()
                 .and_then(|e| eval(e, vars).ok())
                 .unwrap_or(1.0);
-            ext.max(0.0) * type_size(&p.elem_type) as f64
+            ext.max(0.0) * elem_bytes(region, &p.elem_type) as f64
         })
         .sum()
 }
@@ -586,11 +586,32 @@ pub fn work_at(region: &OffloadRegion, case: &Case) -> Option<(f64, f64)> {
 }
 
 /// Output params: everything written (arrays and accumulators).
-pub fn outputs(region: &OffloadRegion) -> impl Iterator<Item = &RegionParam> {
-    region
-        .params
-        .iter()
-        .filter(|p| p.is_array && p.access != crate::analysis::Access::Read)
+///
+/// An array of structs is one output per scalar leaf (`a__x`, `a__lo_y`: `RegionRecord`).
+pub fn outputs(region: &OffloadRegion) -> Box<dyn Iterator<Item = &RegionParam> + '_> {
+    if region.types.records.is_empty() {
+        Box::new(
+            region
+                .params
+                .iter()
+                .filter(|p| p.is_array && p.access != crate::analysis::Access::Read),
+        )
+    } else {
+        Box::new(region.types.leaf_outputs(&region.params).iter())
+    }
+}
+
+/// Bytes of one element of `ty`: a struct of the region by its leaves (padding not counted).
+fn elem_bytes(region: &OffloadRegion, ty: &str) -> usize {
+    match region.types.record(ty) {
+        Some(r) => r
+            .fields
+            .iter()
+            .map(|f| type_size(&f.ty) * f.count)
+            .sum::<usize>()
+            .max(1),
+        None => type_size(ty),
+    }
 }
 
 #[cfg(test)]

@@ -44,6 +44,7 @@ pub fn saxpy() -> OffloadRegion {
         end_line: 9,
         sizes: None,
         work: WorkEstimate { iterations: "n".into(), ops_per_iteration: 2.0, bytes_per_iteration: 12.0 },
+        types: Default::default(),
     }
 }
 
@@ -70,6 +71,7 @@ pub fn histogram() -> OffloadRegion {
         end_line: 9,
         sizes: None,
         work: WorkEstimate { iterations: "n".into(), ops_per_iteration: 1.0, bytes_per_iteration: 8.0 },
+        types: Default::default(),
     }
 }
 

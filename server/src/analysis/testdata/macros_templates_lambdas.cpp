@@ -64,7 +64,7 @@ struct Particle {
 };
 
 void move(int n, Particle* p, float dt) {
-    for (int i = 0; i < n; ++i) p[i].x += dt * p[i].v;  // expect: kind=map region=no
+    for (int i = 0; i < n; ++i) p[i].x += dt * p[i].v;  // expect: kind=map region=yes
 }
 
 static inline float sq(float x) { return x * x; }

@@ -349,3 +349,40 @@ double two_passes_live(int n, const double* a, double* b) {
     }
     return t;
 }
+
+// Structs in regions (issue #17, outliner): the fields a loop uses through a struct pointer or
+// reference are parameters of their own (pointer fields included); an array of plain-data structs
+// is filled field by field; the fields of a member function's class are parameters too.
+struct Grid2 { int nx; int ny; double* u; double* v; double h; };
+
+void grid_axpy(Grid2* g, const Grid2& c, double s) {
+    for (int i = 0; i < g->nx * g->ny; ++i)  // expect: kind=map region=yes
+        g->v[i] = s * g->u[i] + c.h;
+}
+
+struct Sample { float pos[3]; float mass; int id; };
+
+void sample_weights(int n, const Sample* p, float* w) {
+    for (int i = 0; i < n; ++i)  // expect: kind=map region=yes
+        w[i] = p[i].mass * (p[i].pos[0] + p[i].pos[1] + p[i].pos[2]);
+}
+
+struct Link { Link* next; int value; };
+
+void link_values(int n, const Link* links, int* out) {
+    for (int i = 0; i < n; ++i)  // expect: kind=map region=no
+        out[i] = links[i].value;
+}
+
+class Signal {
+  public:
+    int len;
+    float* data;
+    float gain;
+    void amplify();
+};
+
+void Signal::amplify() {
+    for (int i = 0; i < len; ++i)  // expect: kind=map region=yes
+        data[i] = data[i] * gain;
+}

@@ -132,15 +132,143 @@ pub fn validate_region(region: &OffloadRegion) -> Result<(), String> {
             ));
         }
     }
+    for r in &region.types.records {
+        if !ty(&r.name) {
+            return Err(format!("struct type `{}` is not usable", r.name));
+        }
+        for f in &r.fields {
+            let path_ok = !f.path.is_empty()
+                && f.path
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c));
+            if !path_ok || !ty(&f.ty) || f.count == 0 {
+                return Err(format!("field `{}` of `{}` is not usable", f.path, r.name));
+            }
+        }
+    }
     if region.params.iter().all(|p| !is_output(p)) {
         return Err("the region writes no array: nothing to compare".into());
     }
     Ok(())
 }
 
+/// An identifier for a struct type's helpers (`struct cell` → `struct_cell`).
+fn rec_ident(name: &str) -> String {
+    name.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect()
+}
+
+/// Per struct type of the region: `co_rec_fill_<T>` (seeded values for every leaf, in declaration
+/// order, chunked over threads like `co_fill`) and `co_rec_garbage_<T>` (outputs' start values),
+/// shared by both programs so both generate the same bytes.
+fn records_code(region: &OffloadRegion) -> String {
+    let mut s = String::new();
+    for r in &region.types.records {
+        let id = rec_ident(&r.name);
+        let draws: Vec<String> = r
+            .fields
+            .iter()
+            .map(|f| {
+                format!(
+                    "co_draws<{t}>(dist, false, false) * {c}",
+                    t = f.ty,
+                    c = f.count
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "static long long co_rec_draws_{id}(int dist) {{ (void)dist; return {}; }}",
+            draws.join(" + ")
+        );
+        let _ = writeln!(
+            s,
+            "static void co_rec_fill_{id}({t}* p, long long len, CoRng r, int dist) {{
+    long long draws = co_rec_draws_{id}(dist);
+    co_chunked(len, [=](long long a, long long b) {{
+        CoRng rr = co_skip(r, a * draws);
+        for (long long i = a; i < b; ++i) {{",
+            t = r.name
+        );
+        for f in &r.fields {
+            let _ = writeln!(
+                s,
+                "            {{ {t}* q = ({t}*)&p[i].{path}; for (int k = 0; k < {c}; ++k) q[k] = co_value<{t}>(rr, dist, false, 0, false, 0); }}",
+                t = f.ty,
+                path = f.path,
+                c = f.count
+            );
+        }
+        s.push_str(
+            "        }
+    });
+}
+",
+        );
+        let total: usize = r.fields.iter().map(|f| f.count).sum();
+        let _ = writeln!(
+            s,
+            "static void co_rec_garbage_{id}({t}* p, long long len, CoRng r) {{
+    co_chunked(len, [=](long long a, long long b) {{
+        CoRng rr = co_skip(r, a * {total});
+        for (long long i = a; i < b; ++i) {{",
+            t = r.name
+        );
+        for f in &r.fields {
+            let value = if is_float_type(&f.ty) {
+                format!("({})(-7777.0 - 1000.0 * rr.unit())", f.ty)
+            } else {
+                format!("({})(rr.next() | 1ULL)", f.ty)
+            };
+            let _ = writeln!(
+                s,
+                "            {{ {t}* q = ({t}*)&p[i].{path}; for (int k = 0; k < {c}; ++k) q[k] = {value}; }}",
+                t = f.ty,
+                path = f.path,
+                c = f.count
+            );
+        }
+        s.push_str(
+            "        }
+    });
+}
+
+",
+        );
+    }
+    s
+}
+
+/// Code that hands each leaf of the struct array output `p` to `sink(name, data, len)`:
+/// `co_write` in the reference, `co_send` in the harness.
+fn leaf_outputs_code(
+    region: &OffloadRegion,
+    p: &RegionParam,
+    sink: &dyn Fn(&str, &str) -> String,
+) -> Option<String> {
+    let r = region.types.record(&p.elem_type)?;
+    let mut s = String::new();
+    for f in &r.fields {
+        let out_name = format!("{}__{}", p.name, f.output_suffix());
+        let _ = writeln!(
+            s,
+            "    {{ std::vector<{t}> co_l((size_t)A.co_ext_{n} * {c}); for (long long e = 0; e < A.co_ext_{n}; ++e) {{ const {t}* q = (const {t}*)&A.{n}[(size_t)e].{path}; for (int k = 0; k < {c}; ++k) co_l[(size_t)e * {c} + k] = q[k]; }}
+      {} }}",
+            sink(&out_name, "co_l.data(), (long long)co_l.size()"),
+            t = f.ty,
+            n = p.name,
+            c = f.count,
+            path = f.path
+        );
+    }
+    Some(s)
+}
+
 /// `struct CoArgs` and `co_make`, shared by both programs.
 fn args_code(region: &OffloadRegion) -> String {
-    let mut s = String::from("struct CoArgs {\n");
+    let mut s = records_code(region);
+    s.push_str("struct CoArgs {\n");
     for p in &region.params {
         if p.is_array {
             let _ = writeln!(
@@ -181,7 +309,15 @@ fn args_code(region: &OffloadRegion) -> String {
         )
     };
     for (i, p) in region.params.iter().enumerate() {
-        if !p.is_size && !p.is_array {
+        if !p.is_size && !p.is_array && region.types.record(&p.elem_type).is_some() {
+            let _ = writeln!(
+                s,
+                "    {t} {n}{{}}; co_rec_fill_{id}(&{n}, 1, co_rng(co_seed, {i}), co_dist);",
+                t = p.elem_type,
+                n = p.name,
+                id = rec_ident(&p.elem_type)
+            );
+        } else if !p.is_size && !p.is_array {
             let _ = writeln!(
                 s,
                 "    CoRng co_r_{n} = co_rng(co_seed, {i});\n    {t} {n} = co_value<{t}>(co_r_{n}, co_dist, {spec});",
@@ -201,7 +337,23 @@ fn args_code(region: &OffloadRegion) -> String {
             "    A.co_ext_{n} = co_ext((long long){ext});\n    A.{n}.resize((size_t)A.co_ext_{n});",
             n = p.name
         );
-        if p.access == Access::Write {
+        if let Some(r) = region.types.record(&p.elem_type) {
+            let id = rec_ident(&r.name);
+            if p.access == Access::Write {
+                let _ = writeln!(
+                    s,
+                    "    co_rec_garbage_{id}(A.{n}.data(), A.co_ext_{n}, co_rng(co_seed, {g}));",
+                    n = p.name,
+                    g = 1000 + i
+                );
+            } else {
+                let _ = writeln!(
+                    s,
+                    "    co_rec_fill_{id}(A.{n}.data(), A.co_ext_{n}, co_rng(co_seed, {i}), co_dist);",
+                    n = p.name
+                );
+            }
+        } else if p.access == Access::Write {
             let _ = writeln!(
                 s,
                 "    co_garbage(A.{n}.data(), A.co_ext_{n}, co_rng(co_seed, {g}));",
@@ -236,6 +388,7 @@ pub fn reference_program(region: &OffloadRegion) -> String {
     }
     s.push_str(COMMON);
     s.push('\n');
+    s.push_str(&region.types.definitions);
     s.push_str(&args_code(region));
     s.push_str("#if CO_HP\n#define float double\n#define double long double\n#endif\n");
     s.push_str(&region.source);
@@ -271,6 +424,13 @@ pub fn reference_program(region: &OffloadRegion) -> String {
     let _ = writeln!(s, "    {}({});", region.name, call_args.join(", "));
     s.push_str("    bool ok = true;\n");
     for p in region.params.iter().filter(|p| is_output(p)) {
+        let sink = |name: &str, data: &str| {
+            format!("ok = ok && co_write(co_prefix + \"_{name}.bin\", {data});")
+        };
+        if let Some(code) = leaf_outputs_code(region, p, &sink) {
+            s.push_str(&code);
+            continue;
+        }
         let ptr = if is_float_type(&p.elem_type) {
             format!("co_p_{}", p.name)
         } else {
@@ -357,6 +517,7 @@ pub fn candidate_source(region: &OffloadRegion, candidate: &str) -> String {
     for inc in &region.includes {
         let _ = writeln!(s, "{}", inc.trim());
     }
+    s.push_str(&region.types.definitions);
     let _ = writeln!(s, "{};", region.signature_named(&region.gpu_entry_name()));
     let _ = write!(s, "#line 1 \"{CANDIDATE_FILE}\"\n{candidate}\n");
     s
@@ -377,6 +538,7 @@ pub fn harness_program(region: &OffloadRegion) -> String {
     }
     s.push_str(COMMON);
     s.push('\n');
+    s.push_str(&region.types.definitions);
     let _ = writeln!(s, "{};\n", region.signature_named(&region.gpu_entry_name()));
     s.push_str(&args_code(region));
     s.push_str(
@@ -466,6 +628,12 @@ static void co_after_candidate(const char* what) {
     }
     s.push_str("    (void)D; (void)A;\n    return nullptr;\n}\n\nstatic bool co_send_outputs(const CoArgs& A, const std::string& co_tag) {\n    bool ok = true;\n");
     for p in region.params.iter().filter(|p| is_output(p)) {
+        let sink =
+            |name: &str, data: &str| format!("ok = ok && co_send(co_tag, \"{name}\", {data});");
+        if let Some(code) = leaf_outputs_code(region, p, &sink) {
+            s.push_str(&code);
+            continue;
+        }
         let _ = writeln!(
             s,
             "    ok = ok && co_send(co_tag, \"{n}\", A.{n}.data(), A.co_ext_{n});",

@@ -1,0 +1,500 @@
+//! What the outliner makes of structs: member paths a loop uses (`chunk->u[i]`, `s.n`, and in a
+//! member function `x[i]` for `this->x[i]`) become parameters of their own, and a POD struct
+//! (scalar and fixed-array fields, nested POD structs) becomes a harness type filled field by
+//! field.
+//!
+//! A path is a parameter only when the loop names its root through paths alone (never the bare
+//! object, which a call could change), every step is a field of a struct the file or its headers
+//! define (`.` on an object, `->` on a pointer), and the field at its end is a scalar, a flat
+//! array or a pointer to scalars. The loop may write the elements a pointer field points to, or
+//! the scalar field itself (then it is passed by address like any written scalar); it may not
+//! take its address or change a pointer field.
+
+use std::collections::{HashMap, HashSet};
+
+use tree_sitter::Node;
+
+use super::records::{Field, Record};
+use super::region::{RecordField, RegionRecord};
+use super::scope::{VarDecl, is_known_scalar};
+use super::syntax::{Macros, for_each_descendant, parse_int_literal, text, unparen};
+
+/// One member path used by the loop, as a parameter.
+#[derive(Debug, Clone)]
+pub struct MemberPath {
+    /// The parameter's name (`chunk_u`, `box_xprd`; a field of `this` keeps its own name).
+    pub param: String,
+    /// The spellings the analysis knows it by, without spaces (`chunk->u`, `this->x`, `x`).
+    pub texts: HashSet<String>,
+    /// What to pass where the loop was (`chunk->u`, `box.xprd`).
+    pub call_arg: String,
+    /// The field at the end, its type resolved to a builtin scalar.
+    pub field: Field,
+    /// The loop assigns the field itself (a scalar accumulator).
+    pub written: bool,
+    /// Byte ranges of its occurrences in the loop.
+    pub ranges: Vec<(usize, usize)>,
+    pub first_byte: usize,
+}
+
+impl MemberPath {
+    /// The declaration the outliner treats the path as.
+    pub fn decl(&self) -> VarDecl {
+        VarDecl {
+            name: self.param.clone(),
+            ty: self.field.ty.clone(),
+            pointer: self.field.pointer,
+            reference: false,
+            vector: false,
+            array_size: self.field.dims.first().cloned(),
+            is_const: false,
+            is_param: true,
+            init: None,
+            literal_init: false,
+            start_byte: self.first_byte,
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct PathScan {
+    pub paths: Vec<MemberPath>,
+    /// Ids of the outermost `field_expression` (or implicit-`this` identifier) nodes of each
+    /// path occurrence, with the path's parameter.
+    pub nodes: HashMap<usize, String>,
+    /// Roots passed through paths (their identifiers are not variables of the region).
+    pub roots: HashSet<String>,
+    /// Why a struct-typed root could not be passed by its paths.
+    pub refused: HashMap<String, String>,
+}
+
+/// The record a type names, through typedefs and `struct`/`class` keywords; `None` for anything
+/// else (a builtin, a pointer typedef, a template).
+pub fn record_of<'m>(ty: &str, macros: &'m Macros) -> Option<(String, &'m Record)> {
+    let mut t = ty.trim().to_string();
+    for _ in 0..8 {
+        let bare = t
+            .strip_prefix("struct ")
+            .or_else(|| t.strip_prefix("class "))
+            .or_else(|| t.strip_prefix("union "))
+            .unwrap_or(&t)
+            .trim()
+            .to_string();
+        if let Some(r) = macros.records.get(&bare) {
+            return Some((bare, r));
+        }
+        match macros.typedefs.get(&bare) {
+            Some(next) if !next.contains('*') && *next != t => t = next.clone(),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// A builtin scalar type for `ty` (through `#define` and typedef aliases), if it is one.
+pub fn scalar_of(ty: &str, macros: &Macros) -> Option<String> {
+    let mut t = ty.trim().to_string();
+    for _ in 0..8 {
+        if is_known_scalar(&t) {
+            return Some(t);
+        }
+        t = macros.type_aliases.get(&t)?.clone();
+    }
+    None
+}
+
+/// `[(operator, field)]` of a member path, from its root.
+type Segments = Vec<(String, String)>;
+
+/// `(root node, [(operator, field)])` of a chain of member accesses on an identifier or `this`.
+fn chain_of<'t>(node: Node<'t>, src: &[u8]) -> Option<(Node<'t>, Segments)> {
+    let mut segs = Vec::new();
+    let mut n = node;
+    loop {
+        match n.kind() {
+            "field_expression" => {
+                let field = n.child_by_field_name("field")?;
+                if field.kind() != "field_identifier" {
+                    return None;
+                }
+                let op = text(n.child_by_field_name("operator")?, src).to_string();
+                segs.push((op, text(field, src).to_string()));
+                n = unparen(n.child_by_field_name("argument")?);
+            }
+            "identifier" | "this" => break,
+            _ => return None,
+        }
+    }
+    segs.reverse();
+    Some((n, segs))
+}
+
+/// The member paths of the loop `node` (see the module comment). `this_class` is the class of a
+/// member function the loop is in.
+pub fn member_paths(
+    node: Node,
+    src: &[u8],
+    macros: &Macros,
+    decl_of: &HashMap<&str, &VarDecl>,
+    locals: &HashSet<String>,
+    this_class: Option<&Record>,
+) -> Result<PathScan, String> {
+    let mut scan = PathScan::default();
+    // (node, root name or "this", segments starting from the root's record, implicit this)
+    let mut found: Vec<(Node, String, Segments, bool)> = Vec::new();
+    let is_this_field = |name: &str| {
+        this_class.is_some_and(|c| c.field(name).is_some())
+            && !decl_of.contains_key(name)
+            && !locals.contains(name)
+    };
+    for_each_descendant(node, |n| {
+        let outermost = !n.parent().is_some_and(|p| {
+            p.kind() == "field_expression"
+                && p.child_by_field_name("argument").map(|a| a.id()) == Some(n.id())
+        });
+        if n.kind() == "field_expression" && outermost {
+            if let Some((root, segs)) = chain_of(n, src) {
+                let name = text(root, src).to_string();
+                if root.kind() == "this" {
+                    found.push((n, "this".into(), segs, false));
+                    return false;
+                }
+                if is_this_field(&name) {
+                    let mut all = vec![("->".to_string(), name)];
+                    all.extend(segs);
+                    found.push((n, "this".into(), all, true));
+                    return false;
+                }
+                if decl_of.contains_key(name.as_str()) && !locals.contains(&name) {
+                    found.push((n, name, segs, false));
+                    return false;
+                }
+            }
+            return true;
+        }
+        if n.kind() == "identifier" && is_this_field(&text(n, src)) {
+            let is_callee = n.parent().is_some_and(|p| {
+                p.kind() == "call_expression"
+                    && p.child_by_field_name("function").map(|f| f.id()) == Some(n.id())
+            });
+            if !is_callee {
+                let name = text(n, src).to_string();
+                found.push((n, "this".into(), vec![("->".into(), name)], true));
+            }
+        }
+        true
+    });
+
+    // Roots whose every use is a path (checked below) and whose paths all resolve.
+    let mut failed: HashMap<String, String> = HashMap::new();
+    let mut resolved: Vec<(Node, String, Field, String, String, bool)> = Vec::new();
+    for (n, root, segs, implicit) in &found {
+        let start = if root == "this" {
+            match this_class {
+                Some(c) => Ok(c),
+                None => Err("`this` outside a member function of a visible class".to_string()),
+            }
+        } else {
+            let d = decl_of[root.as_str()];
+            let via_pointer = segs.first().is_some_and(|(op, _)| op == "->");
+            if d.vector || d.array_size.is_some() || d.pointer != usize::from(via_pointer) {
+                Err(format!("`{root}` is not one struct"))
+            } else {
+                record_of(&d.ty, macros)
+                    .map(|(_, r)| r)
+                    .ok_or_else(|| format!("`{}` is not a struct this file defines", d.ty))
+            }
+        };
+        let walked = start.and_then(|rec| walk(rec, segs, macros));
+        match walked {
+            Ok(field) => {
+                let written = path_written(*n);
+                if let Some(why) = written.as_ref().err() {
+                    failed.entry(root.clone()).or_insert(why.clone());
+                    continue;
+                }
+                let fields: Vec<&str> = segs.iter().map(|(_, f)| f.as_str()).collect();
+                let param = if root == "this" {
+                    fields.join("_")
+                } else {
+                    format!("{root}_{}", fields.join("_"))
+                };
+                let spelled: String = text(*n, src).split_whitespace().collect();
+                let call_arg = if *implicit || root != "this" {
+                    spelled.clone()
+                } else {
+                    spelled.trim_start_matches("this->").to_string()
+                };
+                resolved.push((
+                    *n,
+                    root.clone(),
+                    field,
+                    param,
+                    call_arg,
+                    written.unwrap_or(false),
+                ));
+            }
+            Err(why) => {
+                failed.entry(root.clone()).or_insert(why);
+            }
+        }
+    }
+    // A root also used on its own (`f(chunk)`, `a[i]`) is not passed by its paths.
+    let path_node_ids: HashSet<usize> = found.iter().map(|(n, ..)| n.id()).collect();
+    let roots: HashSet<&str> = resolved
+        .iter()
+        .map(|r| r.1.as_str())
+        .filter(|r| *r != "this")
+        .collect();
+    for_each_descendant(node, |n| {
+        if path_node_ids.contains(&n.id()) {
+            return false;
+        }
+        if n.kind() == "identifier" {
+            let name = text(n, src).to_string();
+            if roots.contains(name.as_str()) {
+                failed.entry(name.clone()).or_insert(format!(
+                    "the loop uses `{name}` itself, not only its fields"
+                ));
+            }
+        }
+        true
+    });
+    for (root, why) in &failed {
+        if root == "this" {
+            return Err(format!("a field of `this`: {why}"));
+        }
+    }
+    let mut by_param: Vec<MemberPath> = Vec::new();
+    for (n, root, field, param, call_arg, written) in resolved {
+        if failed.contains_key(&root) {
+            continue;
+        }
+        if root != "this" && decl_of.contains_key(param.as_str()) {
+            return Err(format!(
+                "the field path `{call_arg}` would be the parameter `{param}`, a name the function already uses"
+            ));
+        }
+        let spelled: String = text(n, src).split_whitespace().collect();
+        let this_spelled = if root == "this" && !spelled.starts_with("this->") {
+            Some(format!("this->{spelled}"))
+        } else {
+            None
+        };
+        scan.nodes.insert(n.id(), param.clone());
+        match by_param.iter_mut().find(|p| p.param == param) {
+            Some(p) => {
+                p.texts.insert(spelled);
+                p.texts.extend(this_spelled);
+                p.written |= written;
+                p.ranges.push((n.start_byte(), n.end_byte()));
+            }
+            None => {
+                let mut texts: HashSet<String> = HashSet::new();
+                texts.insert(spelled);
+                texts.extend(this_spelled);
+                by_param.push(MemberPath {
+                    param,
+                    texts,
+                    call_arg,
+                    field,
+                    written,
+                    ranges: vec![(n.start_byte(), n.end_byte())],
+                    first_byte: n.start_byte(),
+                });
+            }
+        }
+        if root != "this" {
+            scan.roots.insert(root);
+        }
+    }
+    scan.paths = by_param;
+    scan.refused = failed;
+    Ok(scan)
+}
+
+/// The field a chain of member accesses ends at, from the record of its root.
+fn walk(rec: &Record, segs: &[(String, String)], macros: &Macros) -> Result<Field, String> {
+    let mut rec = rec;
+    for (k, (_, name)) in segs.iter().enumerate() {
+        let f = rec
+            .field(name)
+            .ok_or_else(|| format!("`{name}` is not a field the struct's definition shows"))?;
+        let f = &super::records::expand(f, &macros.type_shapes);
+        if f.reference || f.bitfield {
+            return Err(format!("the field `{name}` is a reference or a bitfield"));
+        }
+        match segs.get(k + 1) {
+            Some((op, _)) => {
+                let via_pointer = op == "->";
+                if !f.dims.is_empty() || f.pointer != usize::from(via_pointer) {
+                    return Err(format!("the field `{name}` is not one struct"));
+                }
+                rec = record_of(&f.ty, macros).map(|(_, r)| r).ok_or_else(|| {
+                    format!("the field `{name}` is not a struct this file defines")
+                })?;
+            }
+            None => {
+                let ty = scalar_of(&f.ty, macros).ok_or_else(|| {
+                    format!(
+                        "the field `{name}` has type `{}`, which a generated test harness cannot fill",
+                        f.ty
+                    )
+                })?;
+                if f.pointer + f.dims.len() > 1 {
+                    return Err(format!(
+                        "the field `{name}` is a pointer to pointers or a 2-D array; only flat arrays are outlined"
+                    ));
+                }
+                return Ok(Field { ty, ..f.clone() });
+            }
+        }
+    }
+    Err("an empty member path".into())
+}
+
+/// Whether the loop assigns the path itself (`s.sum += x`: true); an error where it takes its
+/// address or changes a pointer field.
+fn path_written(n: Node) -> Result<bool, String> {
+    let Some(mut p) = n.parent() else {
+        return Ok(false);
+    };
+    let mut child = n;
+    while p.kind() == "parenthesized_expression" {
+        child = p;
+        match p.parent() {
+            Some(q) => p = q,
+            None => return Ok(false),
+        }
+    }
+    match p.kind() {
+        "assignment_expression"
+            if p.child_by_field_name("left").map(|l| l.id()) == Some(child.id()) =>
+        {
+            Ok(true)
+        }
+        "update_expression" => Ok(true),
+        "pointer_expression"
+            if p.child_by_field_name("operator")
+                .is_some_and(|o| o.kind() == "&") =>
+        {
+            Err("the loop takes the address of a field".into())
+        }
+        _ => Ok(false),
+    }
+}
+
+/// The layout of a POD struct type for the harness, or why it has none: its scalar leaves, the
+/// definitions of it and of the structs inside it (dependency order).
+pub fn pod_layout(ty: &str, macros: &Macros) -> Result<(RegionRecord, Vec<String>), String> {
+    let (name, _) = record_of(ty, macros)
+        .ok_or_else(|| format!("`{ty}` is not a struct this file or its headers define"))?;
+    let mut fields = Vec::new();
+    let mut defs = Vec::new();
+    leaves(&name, macros, "", 0, &mut fields, &mut defs)?;
+    if fields.is_empty() {
+        return Err(format!("`{name}` has no fields"));
+    }
+    Ok((
+        RegionRecord {
+            name: ty.trim().to_string(),
+            fields,
+        },
+        defs,
+    ))
+}
+
+fn leaves(
+    ty: &str,
+    macros: &Macros,
+    prefix: &str,
+    depth: usize,
+    out: &mut Vec<RecordField>,
+    defs: &mut Vec<String>,
+) -> Result<(), String> {
+    if depth > 8 {
+        return Err(format!("`{ty}` nests structs too deeply"));
+    }
+    let (name, rec) = record_of(ty, macros)
+        .ok_or_else(|| format!("`{ty}` is not a struct this file or its headers define"))?;
+    if rec.keyword == "union" {
+        return Err(format!("`{name}` is a union"));
+    }
+    if rec.has_virtual {
+        return Err(format!("`{name}` has virtual methods"));
+    }
+    if rec.has_methods {
+        return Err(format!(
+            "`{name}` has methods, constructors or conditional fields (not plain data)"
+        ));
+    }
+    if rec.has_base {
+        return Err(format!("`{name}` has a base class"));
+    }
+    if rec.text.is_empty() {
+        return Err(format!(
+            "the definition of `{name}` also declares variables; it cannot be copied alone"
+        ));
+    }
+    for f in &rec.fields {
+        let f = &super::records::expand(f, &macros.type_shapes);
+        let at = format!("{name}::{}", f.name);
+        if f.is_static {
+            return Err(format!("`{at}` is a static member"));
+        }
+        if f.bitfield {
+            return Err(format!("`{at}` is a bitfield"));
+        }
+        if f.pointer > 0 || f.reference {
+            return Err(format!(
+                "`{at}` is a pointer: a harness cannot tell what it points to"
+            ));
+        }
+        let mut count: usize = 1;
+        for d in &f.dims {
+            let n = parse_int_literal(d)
+                .or_else(|| macros.values.get(d).copied())
+                .filter(|n| (1..=1 << 20).contains(n))
+                .ok_or_else(|| format!("the size of `{at}` (`{d}`) is not a known constant"))?;
+            count = count.saturating_mul(n as usize);
+        }
+        if count > 1 << 20 {
+            return Err(format!("`{at}` is too large"));
+        }
+        if let Some(s) = scalar_of(&f.ty, macros) {
+            out.push(RecordField {
+                path: format!("{prefix}{}", f.name),
+                ty: s,
+                count,
+            });
+        } else if record_of(&f.ty, macros).is_some() {
+            if f.dims.len() > 1 || count > 64 {
+                return Err(format!("`{at}` is a large or 2-D array of structs"));
+            }
+            if f.dims.is_empty() {
+                leaves(
+                    &f.ty,
+                    macros,
+                    &format!("{prefix}{}.", f.name),
+                    depth + 1,
+                    out,
+                    defs,
+                )?;
+            } else {
+                for k in 0..count {
+                    let p = format!("{prefix}{}[{k}].", f.name);
+                    leaves(&f.ty, macros, &p, depth + 1, out, defs)?;
+                }
+            }
+        } else {
+            return Err(format!(
+                "`{at}` has type `{}`, which a generated test harness cannot fill",
+                f.ty
+            ));
+        }
+    }
+    if !defs.contains(&rec.text) {
+        defs.push(rec.text.clone());
+    }
+    Ok(())
+}

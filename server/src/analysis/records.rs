@@ -1,0 +1,325 @@
+//! Structs, classes and unions the file and its headers define, with their fields' types: what the
+//! outliner needs to pass a struct to a region (a POD struct the harness can fill field by field)
+//! or to pass the fields a loop uses as parameters of their own (`chunk->u[i]`, `this->x[i]`).
+
+use std::collections::HashMap;
+
+use tree_sitter::Node;
+
+use super::syntax::{for_each_descendant, named_children, text};
+
+/// One field of a record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    pub name: String,
+    /// The type as written, qualifiers dropped and spaces squashed (`double`, `struct Box`, `real3`).
+    pub ty: String,
+    /// Pointer levels of the declarator (`double* x` is 1).
+    pub pointer: usize,
+    /// Fixed array sizes, outermost first (`int a[4][N]` is `["4", "N"]`).
+    pub dims: Vec<String>,
+    /// A bitfield (`int flag : 1`).
+    pub bitfield: bool,
+    /// A reference member (`Box& b`).
+    pub reference: bool,
+    pub is_static: bool,
+}
+
+/// One struct, class or union with a body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Record {
+    /// `struct`, `class` or `union`.
+    pub keyword: String,
+    pub fields: Vec<Field>,
+    /// Methods, constructors, destructors, operators, friends or nested templates.
+    pub has_methods: bool,
+    pub has_virtual: bool,
+    pub has_base: bool,
+    /// The definition as it stands in the source: `struct S { .. };` or `typedef struct { .. } S;`.
+    pub text: String,
+    /// The definition names a type only through a typedef (`typedef struct { .. } S;`).
+    pub anonymous: bool,
+}
+
+impl Record {
+    pub fn field(&self, name: &str) -> Option<&Field> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+}
+
+/// The records of a tree, by name (a typedef of an anonymous struct is its name); a name defined
+/// twice (two `#ifdef` branches, two scopes) is left out: which one a loop sees is not known.
+pub fn collect(root: Node, src: &[u8]) -> HashMap<String, Record> {
+    let mut found: Vec<(String, Record)> = Vec::new();
+    for_each_descendant(root, |n| {
+        if matches!(
+            n.kind(),
+            "struct_specifier" | "class_specifier" | "union_specifier"
+        ) && let Some(body) = n.child_by_field_name("body")
+        {
+            let keyword = match n.kind() {
+                "struct_specifier" => "struct",
+                "class_specifier" => "class",
+                _ => "union",
+            };
+            let mut names: Vec<(String, bool)> = Vec::new();
+            if let Some(name) = n.child_by_field_name("name") {
+                names.push((text(name, src).to_string(), false));
+            }
+            let parent = n.parent();
+            let typedef = parent.filter(|p| p.kind() == "type_definition");
+            if let Some(td) = typedef {
+                let mut cursor = td.walk();
+                for d in td.children_by_field_name("declarator", &mut cursor) {
+                    if d.kind() == "type_identifier" {
+                        let anonymous = n.child_by_field_name("name").is_none();
+                        names.push((text(d, src).to_string(), anonymous));
+                    }
+                }
+            }
+            // The statement that holds the definition: `struct S {..};` or the typedef.
+            let holder_text = match typedef {
+                Some(td) => Some(text(td, src).trim().to_string()),
+                None => match parent {
+                    Some(p)
+                        if p.kind() == "declaration"
+                            && p.child_by_field_name("declarator").is_none() =>
+                    {
+                        Some(text(p, src).trim().to_string())
+                    }
+                    Some(p) if p.kind() == "declaration" || p.kind() == "field_declaration" => None,
+                    _ => n
+                        .next_sibling()
+                        .filter(|s| s.kind() == ";")
+                        .map(|_| format!("{};", text(n, src).trim())),
+                },
+            };
+            let mut rec = Record {
+                keyword: keyword.into(),
+                fields: Vec::new(),
+                has_methods: false,
+                has_virtual: false,
+                has_base: named_children(n)
+                    .iter()
+                    .any(|c| c.kind() == "base_class_clause"),
+                text: holder_text.unwrap_or_default(),
+                anonymous: false,
+            };
+            read_body(body, src, &mut rec);
+            for (name, anonymous) in names {
+                let mut r = rec.clone();
+                r.anonymous = anonymous;
+                found.push((name, r));
+            }
+        }
+        // Records inside functions are local to them.
+        n.kind() != "function_definition"
+    });
+    let mut counts: HashMap<&str, usize> = HashMap::new();
+    for (name, _) in &found {
+        *counts.entry(name.as_str()).or_default() += 1;
+    }
+    let once: Vec<String> = counts
+        .iter()
+        .filter(|(_, c)| **c == 1)
+        .map(|(n, _)| n.to_string())
+        .collect();
+    found
+        .into_iter()
+        .filter(|(n, _)| once.contains(n))
+        .collect()
+}
+
+fn read_body(body: Node, src: &[u8], rec: &mut Record) {
+    let mut items = named_children(body);
+    items.reverse();
+    while let Some(item) = items.pop() {
+        match item.kind() {
+            "preproc_if" | "preproc_ifdef" | "preproc_else" | "preproc_elif" => {
+                // Fields behind a condition: which ones exist is not known.
+                rec.has_methods = true;
+            }
+            "field_declaration" => {
+                let head = text(item, src);
+                if head.contains("virtual") {
+                    rec.has_virtual = true;
+                }
+                let is_static = named_children(item)
+                    .iter()
+                    .any(|c| c.kind() == "storage_class_specifier");
+                let ty = item
+                    .child_by_field_name("type")
+                    .map(|t| squash(&text(t, src)))
+                    .unwrap_or_default();
+                let bitfield = named_children(item)
+                    .iter()
+                    .any(|c| c.kind() == "bitfield_clause");
+                let mut cursor = item.walk();
+                let decls: Vec<Node> = item
+                    .children_by_field_name("declarator", &mut cursor)
+                    .collect();
+                if decls.is_empty() {
+                    // An anonymous struct or union member: its fields are not named by a path.
+                    rec.has_methods = true;
+                }
+                for d in decls {
+                    match field_of(d, src, &ty) {
+                        Some(mut f) => {
+                            f.bitfield = bitfield;
+                            f.is_static = is_static;
+                            rec.fields.push(f);
+                        }
+                        None => rec.has_methods = true,
+                    }
+                }
+            }
+            "access_specifier" | "comment" => {}
+            _ => {
+                // Methods, constructors, `friend`, `using`, nested templates, static asserts.
+                if text(item, src).contains("virtual") {
+                    rec.has_virtual = true;
+                }
+                rec.has_methods = true;
+            }
+        }
+    }
+}
+
+/// A field's declarator: its name, pointer levels and fixed sizes; `None` for a method.
+fn field_of(mut d: Node, src: &[u8], ty: &str) -> Option<Field> {
+    let mut f = Field {
+        name: String::new(),
+        ty: ty.to_string(),
+        pointer: 0,
+        dims: Vec::new(),
+        bitfield: false,
+        reference: false,
+        is_static: false,
+    };
+    for _ in 0..16 {
+        match d.kind() {
+            "field_identifier" | "identifier" => {
+                f.name = text(d, src).to_string();
+                return Some(f);
+            }
+            "pointer_declarator" => f.pointer += 1,
+            "reference_declarator" => f.reference = true,
+            "array_declarator" => {
+                let size = d
+                    .child_by_field_name("size")
+                    .map(|s| squash(&text(s, src)))
+                    .unwrap_or_default();
+                // Declarators nest outside in: `a[2][3]` is array(array(a, 2), 3).
+                f.dims.insert(0, size);
+            }
+            "init_declarator" => {}
+            _ => return None,
+        }
+        d = d
+            .child_by_field_name("declarator")
+            .or_else(|| d.named_child(0))?;
+    }
+    None
+}
+
+fn squash(s: &str) -> String {
+    s.split_whitespace()
+        .filter(|w| !matches!(*w, "const" | "volatile" | "mutable"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// What a typedef or alias that is not a plain name stands for: `typedef double* buf_t`,
+/// `using buf_t = double*` (a pointer), `typedef double vec3[3]` (a fixed array).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypeShape {
+    pub base: String,
+    pub pointer: usize,
+    pub dims: Vec<String>,
+}
+
+/// The pointer and array typedefs and aliases of a tree, by name (one defined twice is left out).
+pub fn collect_shapes(root: Node, src: &[u8]) -> HashMap<String, TypeShape> {
+    let mut found: Vec<(String, TypeShape)> = Vec::new();
+    for_each_descendant(root, |n| {
+        match n.kind() {
+            "type_definition" => {
+                let base = n
+                    .child_by_field_name("type")
+                    .map(|t| squash(&text(t, src)))
+                    .unwrap_or_default();
+                let mut cursor = n.walk();
+                for d in n.children_by_field_name("declarator", &mut cursor) {
+                    if d.kind() == "type_identifier" {
+                        continue;
+                    }
+                    if let Some(f) = field_of(d, src, &base)
+                        && (f.pointer > 0 || !f.dims.is_empty())
+                        && !f.reference
+                    {
+                        found.push((
+                            f.name.clone(),
+                            TypeShape {
+                                base: f.ty,
+                                pointer: f.pointer,
+                                dims: f.dims,
+                            },
+                        ));
+                    }
+                }
+            }
+            "alias_declaration" => {
+                let name = n
+                    .child_by_field_name("name")
+                    .map(|x| text(x, src).to_string());
+                let ty = n
+                    .child_by_field_name("type")
+                    .map(|x| text(x, src).to_string());
+                if let (Some(name), Some(ty)) = (name, ty) {
+                    let pointer = ty.matches('*').count();
+                    let base = squash(&ty.replace('*', " "));
+                    if pointer > 0 && !ty.contains(['[', '(', '&', '<']) {
+                        found.push((
+                            name,
+                            TypeShape {
+                                base,
+                                pointer,
+                                dims: Vec::new(),
+                            },
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+        n.kind() != "function_definition"
+    });
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for (name, _) in &found {
+        *counts.entry(name.clone()).or_default() += 1;
+    }
+    found.into_iter().filter(|(n, _)| counts[n] == 1).collect()
+}
+
+/// `f` with a pointer or array typedef in its type spelled out (`FieldBuffer u` is `double* u`,
+/// `vec3 a[2]` is `double a[2][3]`).
+pub fn expand(f: &Field, shapes: &HashMap<String, TypeShape>) -> Field {
+    let mut f = f.clone();
+    for _ in 0..8 {
+        let bare = f.ty.trim_start_matches("struct ").to_string();
+        let Some(s) = shapes.get(&bare) else {
+            break;
+        };
+        if f.pointer > 0 && !s.dims.is_empty() {
+            // A pointer to a fixed array: keep it as its own shape (refused as 2-D).
+            f.dims.extend(s.dims.iter().cloned());
+            f.ty = s.base.clone();
+            f.pointer += s.pointer;
+            break;
+        }
+        f.ty = s.base.clone();
+        f.pointer += s.pointer;
+        f.dims.extend(s.dims.iter().cloned());
+    }
+    f
+}

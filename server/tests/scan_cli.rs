@@ -420,21 +420,14 @@ fn compile_commands_json_selects_the_files() {
 /// macro and a constant defined in a header make its loops analysable.
 #[test]
 fn scan_reads_the_project_headers_beside_the_file() {
+    // A copy of the analysis tests' fixture, so that the header can be taken away.
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src/analysis/testdata/project_headers");
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("grid.h"),
-        "#define IDX(i, j, nx) ((nx) * (j) + (i))\n#define PAD 4\n",
-    )
-    .unwrap();
-    let src = "#include \"grid.h\"\n\
-        void relax(int nx, int ny, const double* a, double* b, float* f) {\n\
-            for (int j = 1; j < ny - 1; j++)\n\
-                for (int i = 1; i < nx - 1; i++)\n\
-                    b[IDX(i, j, nx)] = 0.5 * (a[IDX(i - 1, j, nx)] + a[IDX(i + 1, j, nx)]);\n\
-            for (int i = 0; i < nx; i++) { f[i * PAD + 0] = 0; f[i * PAD + 1] = 0; }\n\
-        }\n";
+    for name in ["grid.h", "relax.c"] {
+        std::fs::copy(fixture.join(name), dir.path().join(name)).unwrap();
+    }
     let path = dir.path().join("relax.c");
-    std::fs::write(&path, src).unwrap();
     let json = scan_json(&[path.to_str().unwrap()]);
     let kinds: Vec<&str> = json["files"][0]["loops"]
         .as_array()

@@ -528,9 +528,6 @@ impl Verifier {
                 retakes += 1;
                 continue;
             }
-            if !alone && rejected {
-                // The retake ran alone: its verdict stands.
-            }
             return Ok(outcome);
         }
     }
@@ -839,7 +836,7 @@ impl Verifier {
     /// all but three): the first case without outputs is the one it died in.
     fn run_reference_outputs(
         &self,
-        _region: &OffloadRegion,
+        region: &OffloadRegion,
         exe: &Path,
         dir: &Path,
         name: &str,
@@ -857,7 +854,7 @@ impl Verifier {
             };
             let live: Vec<usize> = plan.live_cases().collect();
             let first_missing = live.iter().copied().find(|i| {
-                !plan::outputs(_region).all(|p| out.join(format!("c{i}_{}.bin", p.name)).is_file())
+                !plan::outputs(region).all(|p| out.join(format!("c{i}_{}.bin", p.name)).is_file())
             });
             match first_missing {
                 Some(i) if live.len() > 3 => {

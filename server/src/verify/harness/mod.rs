@@ -182,62 +182,63 @@ fn records_code(region: &OffloadRegion) -> String {
             "static long long co_rec_draws_{id}(int dist) {{ (void)dist; return {}; }}",
             draws.join(" + ")
         );
-        let _ = writeln!(
-            s,
-            "static void co_rec_fill_{id}({t}* p, long long len, CoRng r, int dist) {{
-    long long draws = co_rec_draws_{id}(dist);
-    co_chunked(len, [=](long long a, long long b) {{
-        CoRng rr = co_skip(r, a * draws);
-        for (long long i = a; i < b; ++i) {{",
+        let fill_head = format!(
+            "static void co_rec_fill_{id}({t}* p, long long len, CoRng r, int dist) {{\n    long long draws = co_rec_draws_{id}(dist);",
             t = r.name
         );
-        for f in &r.fields {
-            let _ = writeln!(
-                s,
-                "            {{ {t}* q = ({t}*)&p[i].{path}; for (int k = 0; k < {c}; ++k) q[k] = co_value<{t}>(rr, dist, false, 0, false, 0); }}",
-                t = f.ty,
-                path = f.path,
-                c = f.count
-            );
-        }
-        s.push_str(
-            "        }
-    });
-}
-",
-        );
+        per_field_loop(&mut s, &fill_head, "draws", &r.fields, |ty| {
+            format!("co_value<{ty}>(rr, dist, false, 0, false, 0)")
+        });
         let total: usize = r.fields.iter().map(|f| f.count).sum();
-        let _ = writeln!(
-            s,
-            "static void co_rec_garbage_{id}({t}* p, long long len, CoRng r) {{
-    co_chunked(len, [=](long long a, long long b) {{
-        CoRng rr = co_skip(r, a * {total});
-        for (long long i = a; i < b; ++i) {{",
+        let garbage_head = format!(
+            "static void co_rec_garbage_{id}({t}* p, long long len, CoRng r) {{",
             t = r.name
         );
-        for f in &r.fields {
-            let value = if is_float_type(&f.ty) {
-                format!("({})(-7777.0 - 1000.0 * rr.unit())", f.ty)
+        per_field_loop(&mut s, &garbage_head, &total.to_string(), &r.fields, |ty| {
+            if is_float_type(ty) {
+                format!("({ty})(-7777.0 - 1000.0 * rr.unit())")
             } else {
-                format!("({})(rr.next() | 1ULL)", f.ty)
-            };
-            let _ = writeln!(
-                s,
-                "            {{ {t}* q = ({t}*)&p[i].{path}; for (int k = 0; k < {c}; ++k) q[k] = {value}; }}",
-                t = f.ty,
-                path = f.path,
-                c = f.count
-            );
-        }
-        s.push_str(
-            "        }
-    });
-}
-
-",
-        );
+                format!("({ty})(rr.next() | 1ULL)")
+            }
+        });
+        s.push('\n');
     }
     s
+}
+
+/// `head` (a function's opening), then a loop over `p[0..len)` chunked like `co_fill` that sets
+/// every scalar of every field to `value(field type)`, the random stream skipped `stride` draws
+/// per element.
+fn per_field_loop(
+    s: &mut String,
+    head: &str,
+    stride: &str,
+    fields: &[crate::analysis::region::RecordField],
+    value: impl Fn(&str) -> String,
+) {
+    let _ = writeln!(
+        s,
+        "{head}
+    co_chunked(len, [=](long long a, long long b) {{
+        CoRng rr = co_skip(r, a * {stride});
+        for (long long i = a; i < b; ++i) {{"
+    );
+    for f in fields {
+        let _ = writeln!(
+            s,
+            "            {{ {t}* q = ({t}*)&p[i].{path}; for (int k = 0; k < {c}; ++k) q[k] = {v}; }}",
+            t = f.ty,
+            path = f.path,
+            c = f.count,
+            v = value(&f.ty)
+        );
+    }
+    s.push_str(
+        "        }
+    });
+}
+",
+    );
 }
 
 /// Code that hands each leaf of the struct array output `p` to `sink(name, data, len)`:

@@ -1,0 +1,2 @@
+#define IDX(i, j, nx) ((nx) * (j) + (i))
+#define PAD 4

@@ -95,7 +95,6 @@ fn check_task(t: &BenchTask) {
     let mut plan = plan_for(region, 1);
     // Correctness cases only: the timed size is the GPU run's business.
     plan.timed = plan.cases[0].clone();
-    plan.checked_samples.clear();
     let text = plan_text(&plan, 1.0).replace("serial 1 0 5", "serial 1 0 1");
     let dir = tempfile::tempdir().unwrap();
     let serial_src = reference_program(region);

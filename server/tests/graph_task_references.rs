@@ -66,7 +66,6 @@ fn check(task: &Task) -> Result<(), String> {
     let mut plan = plan_for(&region, 1);
     // The correctness shapes only: the timed shape is the GPU run's business.
     plan.timed = plan.cases[0].clone();
-    plan.checked_samples.clear();
     let text = plan_text(&plan, 1.0);
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let src = dir.path().join("reference.cpp");
@@ -186,7 +185,6 @@ fn serial_time_at_the_timed_shapes() {
         let region = task.region_with_sizes();
         let mut plan = plan_for(&region, 1);
         plan.cases.clear();
-        plan.checked_samples.clear();
         let text = plan_text(&plan, 1.0).replace(
             &format!("serial {} 0 5 ", plan.timed.seed),
             &format!("serial {} 0 1 ", plan.timed.seed),

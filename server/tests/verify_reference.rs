@@ -51,7 +51,6 @@ fn references_build_run_and_agree_in_both_precisions() {
         let mut plan = plan_for(&region, 1);
         // Correctness cases only: the timed size is the GPU run's business.
         plan.timed = plan.cases[0].clone();
-        plan.checked_samples.clear();
         let text = plan_text(&plan, 1.0).replace("serial 1 0 5", "serial 1 0 1");
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("reference.cpp"), reference_program(&region)).unwrap();
@@ -114,7 +113,6 @@ fn reference_parts_split_outputs_from_the_serial_timing() {
     let region = builtin_region("saxpy").unwrap();
     let mut plan = plan_for(&region, 1);
     plan.timed = plan.cases[2].clone();
-    plan.checked_samples = vec![2];
     let full = plan_text(&plan, 1.0);
     let seed = plan.timed.seed;
     let serial_line = format!("serial {seed} 0 {SERIAL_REPS} {SERIAL_BUDGET_MS} ");
@@ -140,14 +138,27 @@ fn reference_parts_split_outputs_from_the_serial_timing() {
     };
     let outputs_dir = part("outputs");
     let serial_dir = part("serial");
-    // `sample I` recomputes one timed sample, as the whole run's re-checked sample.
-    let sample_dir = part("sample 2");
+    // `sample I J` recomputes those timed samples (drawn after the candidate's run), each the
+    // same in one process as alone: a sample depends on its index only.
+    let samples_dir = part("sample 2 3");
+    let alone_dir = part("sample 3");
     let p = outputs(&region).next().unwrap();
-    let t2 = format!("t2_{}.bin", p.name);
+    let (t2, t3) = (format!("t2_{}.bin", p.name), format!("t3_{}.bin", p.name));
+    assert!(samples_dir.join(&t2).is_file());
     assert_eq!(
-        std::fs::read(whole.join(&t2)).unwrap(),
-        std::fs::read(sample_dir.join(&t2)).unwrap()
+        std::fs::read(samples_dir.join(&t3)).unwrap(),
+        std::fs::read(alone_dir.join(&t3)).unwrap()
     );
+    assert_ne!(
+        std::fs::read(samples_dir.join(&t2)).unwrap(),
+        std::fs::read(samples_dir.join(&t3)).unwrap(),
+        "fresh inputs per sample"
+    );
+    assert!(
+        !whole.join(&t2).exists(),
+        "a whole run computes no timed sample"
+    );
+    let sample_dir = samples_dir;
     assert!(!sample_dir.join(format!("c0_{}.bin", p.name)).exists());
     for i in 0..plan.cases.len() {
         let f = format!("c{i}_{}.bin", p.name);
@@ -175,7 +186,6 @@ fn histogram_counts_every_element() {
     let region = builtin_region("histogram").unwrap();
     let mut plan = plan_for(&region, 1);
     plan.timed = plan.cases[0].clone();
-    plan.checked_samples.clear();
     let text = plan_text(&plan, 1.0);
     let dir = tempfile::tempdir().unwrap();
     let mut src = reference_program(&region);

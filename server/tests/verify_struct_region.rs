@@ -94,7 +94,6 @@ fn struct_reference_compiles_runs_and_writes_every_leaf() {
     let r = region();
     let mut plan = plan_for(&r, 1);
     plan.timed = plan.cases[0].clone();
-    plan.checked_samples.clear();
     let text = plan_text(&plan, 1.0).replace("serial 1 0 5", "serial 1 0 1");
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("reference.cpp"), reference_program(&r)).unwrap();

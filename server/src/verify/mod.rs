@@ -481,7 +481,7 @@ impl Verifier {
         }
         let refs = self.reference(region, src.reference, plan, run.budget_s, job)?;
         plan.dropped = refs.dropped.clone();
-        let plan_txt = harness::candidate_plan_text(plan, run.budget_s);
+        let plan_txt = harness::plan_text(plan, run.budget_s);
         let alone = run.protocol == Protocol::Full;
         let mut retakes = 0;
         loop {
@@ -677,12 +677,13 @@ impl Verifier {
             limits.wall = t;
             limits.cpu_seconds = Some(cpu_limit(t));
         }
-        let chosen: std::collections::BTreeSet<usize> =
-            plan.checked_samples.iter().copied().collect();
+        let slots = plan.drawn_samples();
         let go = |limits: &sandbox::Limits| {
-            let (out, chosen) = (outputs.clone(), chosen.clone());
+            let out = outputs.clone();
             sandbox::run_with_channel(&bin, &args, &cwd, &env, limits, move |f| {
-                channel::consume(f, out, chosen)
+                // The verifier's own entropy, not the plan's seed: a repeated run draws anew.
+                let mut rng = <rand::rngs::StdRng as rand::SeedableRng>::from_os_rng();
+                channel::consume(f, out, slots, &mut rng)
             })
         };
         let (mut r, mut got) = go(&limits)?;
@@ -940,53 +941,61 @@ impl Verifier {
         Ok(())
     }
 
-    /// The reference's outputs of timed sample `i`: from the reference run if it has them, else
-    /// computed now (the last sample is only known after the candidate ran).
-    fn reference_sample(
+    /// The reference's outputs of the timed samples `wanted` (drawn while the candidate ran),
+    /// computed now in `job/reference-samples`: the samples split over a few reference processes
+    /// run side by side, each writing its share into the same directory.
+    fn reference_samples(
         &self,
         refs: &ReferenceDirs,
-        i: usize,
-        want_hp: bool,
+        wanted: &[usize],
         job: &Path,
     ) -> Result<(PathBuf, Option<PathBuf>), VerifyError> {
-        let has = |d: &Path| {
-            std::fs::read_dir(d)
-                .map(|mut it| {
-                    it.any(|e| {
-                        e.map(|e| {
-                            e.file_name()
-                                .to_string_lossy()
-                                .starts_with(&format!("t{i}_"))
-                        })
-                        .unwrap_or(false)
-                    })
-                })
-                .unwrap_or(false)
-        };
-        if has(&refs.native) && (refs.hp.is_none() || refs.hp.as_deref().is_some_and(has)) {
-            return Ok((refs.native.clone(), refs.hp.clone()));
-        }
-        let dir = job.join(format!("reference-t{i}"));
+        let dir = job.join("reference-samples");
         std::fs::create_dir_all(&dir)?;
         {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o711))?;
         }
         let plan_txt = std::fs::read_to_string(refs.native.join("plan.txt"))?;
-        let idx = i.to_string();
-        let native =
-            self.reference_dir(&dir, "native", &refs.native.join("reference"), &plan_txt)?;
+        let mut builds =
+            vec![self.reference_dir(&dir, "native", &refs.native.join("reference"), &plan_txt)?];
+        if let Some(h) = &refs.hp {
+            builds.push(self.reference_dir(&dir, "hp", &h.join("reference"), &plan_txt)?);
+        }
+        let processes = std::thread::available_parallelism()
+            .map(|n| n.get().div_ceil(2))
+            .unwrap_or(1)
+            .clamp(1, wanted.len().max(1));
+        let shares: Vec<Vec<String>> = (0..processes)
+            .map(|p| {
+                wanted
+                    .iter()
+                    .skip(p)
+                    .step_by(processes)
+                    .map(|i| i.to_string())
+                    .collect()
+            })
+            .filter(|s: &Vec<String>| !s.is_empty())
+            .collect();
         let _use = self.machine.shared();
-        self.run_reference(&native, &["sample", &idx])?;
-        let hp = match (&refs.hp, want_hp) {
-            (Some(h), true) => {
-                let d = self.reference_dir(&dir, "hp", &h.join("reference"), &plan_txt)?;
-                self.run_reference(&d, &["sample", &idx])?;
-                Some(d)
-            }
-            _ => None,
-        };
-        Ok((native, hp))
+        std::thread::scope(|scope| {
+            let runs: Vec<_> = builds
+                .iter()
+                .flat_map(|out| shares.iter().map(move |share| (out, share)))
+                .map(|(out, share)| {
+                    scope.spawn(move || {
+                        let mut mode = vec!["sample"];
+                        mode.extend(share.iter().map(String::as_str));
+                        self.run_reference(out, &mode)
+                    })
+                })
+                .collect();
+            runs.into_iter()
+                .try_for_each(|r| r.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+        })?;
+        let mut builds = builds.into_iter();
+        let native = builds.next().expect("the native reference");
+        Ok((native, builds.next()))
     }
 
     fn compare(
@@ -1026,28 +1035,24 @@ impl Verifier {
             })
             .collect();
         let ran = got.samples.len();
-        let mut samples: Vec<usize> = plan
-            .checked_samples
-            .iter()
-            .copied()
-            .filter(|i| *i < ran)
-            .collect();
+        let mut samples: Vec<usize> = got.drawn.iter().copied().filter(|i| *i < ran).collect();
         if let Some(last) = got.last_sample
             && !samples.contains(&last)
         {
             samples.push(last);
         }
-        let want_hp = refs.hp.is_some();
-        for i in samples {
-            let (native, hp) = self.reference_sample(refs, i, want_hp, job)?;
-            checks.push(Check {
-                tag: format!("t{i}"),
-                case: &plan.timed,
-                seed: plan.timed.seed + i as u64,
-                what: format!("timed sample {i}"),
-                native,
-                hp,
-            });
+        if !samples.is_empty() {
+            let (native, hp) = self.reference_samples(refs, &samples, job)?;
+            for i in samples {
+                checks.push(Check {
+                    tag: format!("t{i}"),
+                    case: &plan.timed,
+                    seed: plan.timed.seed + i as u64,
+                    what: format!("timed sample {i}"),
+                    native: native.clone(),
+                    hp: hp.clone(),
+                });
+            }
         }
         for ch in checks {
             let terms = terms_per_output(region, ch.case);
@@ -1217,10 +1222,10 @@ fn describe_checks(plan: &plan::Plan) -> Vec<String> {
         })
         .collect();
     out.push(format!(
-        "{} seed={}+i: timed samples {:?} and the last one re-checked (chosen unseen by the candidate)",
+        "{} seed={}+i: {} timed samples drawn at random while they ran (all, if fewer ran) and the last one re-checked (the candidate is not told which)",
         plan.timed.describe_size(),
         plan.timed.seed,
-        plan.checked_samples
+        plan.drawn_samples()
     ));
     out
 }

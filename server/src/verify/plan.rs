@@ -194,14 +194,13 @@ impl Case {
     }
 }
 
-/// The full schedule: correctness cases, the timed size, and which timed samples are re-checked.
+/// The full schedule: correctness cases, the timed size and how many timed samples run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Plan {
     pub cases: Vec<Case>,
     pub timed: Case,
-    /// Seeds of timed samples are `timed.seed + i`; these indices (all < `min_samples`) get their
-    /// outputs written and compared with the reference.
-    pub checked_samples: Vec<usize>,
+    /// Seeds of timed samples are `timed.seed + i`; which of them are compared with the
+    /// reference is drawn while they arrive (`drawn_samples` of them, and the last one).
     pub min_samples: usize,
     pub max_samples: usize,
     pub warmups: usize,
@@ -525,14 +524,6 @@ pub fn plan_for(region: &OffloadRegion, run_seed: u64) -> Plan {
         }
     };
     let min_samples = 10;
-    let mut picks = Vec::new();
-    while picks.len() < 3 {
-        let i = (next_u64(&mut rng) % min_samples as u64) as usize;
-        if !picks.contains(&i) {
-            picks.push(i);
-        }
-    }
-    picks.sort();
     let vars = vars_at(region, &timed);
     let largest = timed.iter().map(|(_, v)| *v).max().unwrap_or(1) as f64;
     Plan {
@@ -545,7 +536,6 @@ pub fn plan_for(region: &OffloadRegion, run_seed: u64) -> Plan {
             dist: 0,
             role: Role::Standard,
         },
-        checked_samples: picks,
         min_samples,
         max_samples: 30,
         warmups: 3,
@@ -555,24 +545,17 @@ pub fn plan_for(region: &OffloadRegion, run_seed: u64) -> Plan {
 }
 
 impl Plan {
-    /// Fewer timed samples (see `Protocol::Screening`); the re-checked samples stay three, drawn
-    /// among the first five.
+    /// Fewer timed samples (see `Protocol::Screening`).
     pub fn screening(&mut self) {
         self.warmups = 2;
         self.min_samples = 5;
         self.max_samples = 10;
-        let mut picks: Vec<usize> = self.checked_samples.iter().map(|i| i % 5).collect();
-        picks.sort();
-        picks.dedup();
-        let mut next = 0;
-        while picks.len() < 3 {
-            if !picks.contains(&next) {
-                picks.push(next);
-            }
-            next += 1;
-        }
-        picks.sort();
-        self.checked_samples = picks;
+    }
+
+    /// How many timed samples are compared with the reference besides the last: half of the
+    /// most that can run, so at least half of those that did.
+    pub fn drawn_samples(&self) -> usize {
+        self.max_samples.div_ceil(2)
     }
 }
 
@@ -706,8 +689,7 @@ mod plan_tests {
             let seeds: std::collections::BTreeSet<u64> = p.cases.iter().map(|c| c.seed).collect();
             assert_eq!(seeds.len(), p.cases.len(), "{name}: one seed per case");
             assert!(p.cases.iter().any(|c| c.dist == 0) && p.cases.iter().any(|c| c.dist == 1));
-            assert_eq!(p.checked_samples.len(), 3);
-            assert!(p.checked_samples.iter().all(|i| *i < p.min_samples));
+            assert!(2 * p.drawn_samples() >= p.max_samples);
             assert!(p.timed.sizes[0].1 % 256 != 0, "{name}");
             // Working set of the timed size: ≥256 MB unless the iteration cap binds first.
             assert!(
@@ -744,15 +726,7 @@ mod plan_tests {
                 (quick.warmups, quick.min_samples, quick.max_samples),
                 (2, 5, 10)
             );
-            assert_eq!(quick.checked_samples.len(), 3, "salt {salt}");
-            let distinct: std::collections::BTreeSet<_> = quick.checked_samples.iter().collect();
-            assert_eq!(
-                distinct.len(),
-                3,
-                "salt {salt}: {:?}",
-                quick.checked_samples
-            );
-            assert!(quick.checked_samples.iter().all(|&i| i < quick.min_samples));
+            assert_eq!(quick.drawn_samples(), 5, "half of the samples at most");
         }
     }
 
@@ -809,7 +783,7 @@ mod plan_tests {
         // Work and bytes of the declared timed size: n iterations, n ints read and 1024 bins.
         assert_eq!(p.iterations_timed, (1u64 << 26) as f64);
         assert_eq!(p.bytes_timed, ((1u64 << 26) * 4 + 1024 * 4) as f64);
-        assert_eq!(p.checked_samples.len(), 3);
+        assert_eq!(p.drawn_samples(), 15);
     }
 
     #[test]

@@ -212,13 +212,12 @@ struct CoItem {
     unsigned long long seed = 0;
     int dist = 0, warmups = 0, min_samples = 0, max_samples = 0, reps = 0;
     double budget_s = 0, budget_ms = 0;
-    std::vector<int> checked;
     std::vector<long long> sizes;
 };
 
 // plan.txt, one item a line:
 //   case <tag> <seed> <dist> <k> <s1..sk>
-//   timed <seed> <warmups> <min> <max> <budget_s> <c> <i1..ic> <k> <s1..sk>
+//   timed <seed> <warmups> <min> <max> <budget_s> <k> <s1..sk>
 //   serial <seed> <dist> <reps> <budget_ms> <k> <s1..sk>
 static std::vector<CoItem> co_read_plan(const char* path) {
     std::vector<CoItem> items;
@@ -234,11 +233,8 @@ static std::vector<CoItem> co_read_plan(const char* path) {
             ok = std::fscanf(f, "%63s %llu %d %d", tag, &it.seed, &it.dist, &k) == 4;
             it.tag = tag;
         } else if (it.kind == "timed") {
-            int c = 0;
             ok = std::fscanf(f, "%llu %d %d %d %lf %d", &it.seed, &it.warmups, &it.min_samples,
-                             &it.max_samples, &it.budget_s, &c) == 6;
-            for (int i = 0; ok && i < c; ++i) { int v; ok = std::fscanf(f, "%d", &v) == 1; it.checked.push_back(v); }
-            ok = ok && std::fscanf(f, "%d", &k) == 1;
+                             &it.max_samples, &it.budget_s, &k) == 6;
         } else if (it.kind == "serial") {
             ok = std::fscanf(f, "%llu %d %d %lf %d", &it.seed, &it.dist, &it.reps, &it.budget_ms, &k) == 5;
         } else {

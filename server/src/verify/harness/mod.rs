@@ -22,18 +22,9 @@ pub const SERIAL_REPS: u32 = 5;
 /// code is steady at that length, and the machine is held alone for every repetition.
 pub const SERIAL_BUDGET_MS: u32 = 10_000;
 
-/// `plan.txt` of the reference: which timed samples it recomputes is only written here.
+/// `plan.txt`, the same for the reference and the candidate: it names no timed sample that will
+/// be compared (the harness sends every one; the verifier draws which while they arrive).
 pub fn plan_text(plan: &Plan, budget_s: f64) -> String {
-    plan_text_with(plan, budget_s, &plan.checked_samples)
-}
-
-/// `plan.txt` of the candidate: the same schedule without the re-checked samples. The harness
-/// sends every timed sample's outputs, so the candidate cannot know which ones are compared.
-pub fn candidate_plan_text(plan: &Plan, budget_s: f64) -> String {
-    plan_text_with(plan, budget_s, &[])
-}
-
-fn plan_text_with(plan: &Plan, budget_s: f64, checked: &[usize]) -> String {
     let sizes = |c: &super::plan::Case| {
         let mut s = format!("{}", c.sizes.len());
         for (_, v) in &c.sizes {
@@ -46,16 +37,13 @@ fn plan_text_with(plan: &Plan, budget_s: f64, checked: &[usize]) -> String {
         let c = &plan.cases[i];
         let _ = writeln!(out, "case c{i} {} {} {}", c.seed, c.dist, sizes(c));
     }
-    let checked: Vec<String> = checked.iter().map(|i| i.to_string()).collect();
     let _ = writeln!(
         out,
-        "timed {} {} {} {} {budget_s} {} {} {}",
+        "timed {} {} {} {} {budget_s} {}",
         plan.timed.seed,
         plan.warmups,
         plan.min_samples,
         plan.max_samples,
-        checked.len(),
-        checked.join(" "),
         sizes(&plan.timed)
     );
     let _ = writeln!(
@@ -460,27 +448,26 @@ pub fn reference_program(region: &OffloadRegion) -> String {
     // `outputs` writes the reference outputs only, `serial` only times the serial code: the verifier
     // runs the first beside other work and the second alone. Without it, both.
     std::string co_only = argc > 2 ? argv[2] : "";
-    // `sample I` writes the outputs of timed sample I only (the verifier asks for the last one
-    // after the candidate ran: which one that is, nobody knew before).
-    int co_sample = co_only == "sample" && argc > 3 ? std::atoi(argv[3]) : -1;
+    // `sample I J ..` writes the outputs of those timed samples only: which ones are compared is
+    // drawn by the verifier while the candidate's samples arrive, so they are asked for after.
+    std::vector<int> co_samples;
+    if (co_only == "sample")
+        for (int a = 3; a < argc; ++a) co_samples.push_back(std::atoi(argv[a]));
     std::vector<CoItem> items = co_read_plan("plan.txt");
     for (const CoItem& it : items) {{
         if (it.sizes.size() != CO_NSIZES) {{ std::fprintf(stderr, "PLAN wrong number of sizes\n"); return 12; }}
-        if (co_sample >= 0) {{
+        if (co_only == "sample") {{
             if (it.kind != "timed") continue;
-            CoArgs A; co_make(A, it.sizes, it.seed + (unsigned long long)co_sample, co_sample % 2);
-            if (!co_run_and_write(A, co_out + "/t" + std::to_string(co_sample))) {{ std::fprintf(stderr, "WRITE failed\n"); return 13; }}
+            for (int i : co_samples) {{
+                CoArgs A; co_make(A, it.sizes, it.seed + (unsigned long long)i, i % 2);
+                if (!co_run_and_write(A, co_out + "/t" + std::to_string(i))) {{ std::fprintf(stderr, "WRITE failed\n"); return 13; }}
+            }}
             continue;
         }}
         if (!co_only.empty() && (co_only == "serial") != (it.kind == "serial")) continue;
         if (it.kind == "case") {{
             CoArgs A; co_make(A, it.sizes, it.seed, it.dist);
             if (!co_run_and_write(A, co_out + "/" + it.tag)) {{ std::fprintf(stderr, "WRITE failed\n"); return 13; }}
-        }} else if (it.kind == "timed") {{
-            for (int i : it.checked) {{
-                CoArgs A; co_make(A, it.sizes, it.seed + (unsigned long long)i, i % 2);
-                if (!co_run_and_write(A, co_out + "/t" + std::to_string(i))) {{ std::fprintf(stderr, "WRITE failed\n"); return 13; }}
-            }}
         }} else if (it.kind == "serial") {{
 #if !CO_HP
             std::vector<double> times;

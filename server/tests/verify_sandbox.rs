@@ -196,3 +196,66 @@ fn environment_is_scrubbed() {
     assert!(r.stdout.contains("CUDA_VISIBLE_DEVICES=0"));
     assert!(r.stdout.contains("HOME="));
 }
+
+/// A program that installs the harness's system-call filter (harness/lockdown.h, as the harness
+/// does before it first calls the candidate) and then does what argv[1] names.
+const FILTERED: &str = r#"
+    #include <cstdio>
+    #include <cstring>
+    #include <thread>
+    #include <unistd.h>
+    #include <sys/socket.h>
+    #include <sys/stat.h>
+    int main(int argc, char** argv) {
+        int r = co_lock_down();
+        if (r) { std::printf("lockdown failed %d\n", r); return 2; }
+        int w = open("written.txt", O_WRONLY | O_CREAT, 0644);
+        int t = open("plain.txt", O_RDWR);
+        int d = mkdir("made", 0755);
+        int u = unlink("plain.txt");
+        int rd = open("plain.txt", O_RDONLY);
+        int v = 0;
+        std::thread th([&] { v = 42; });
+        th.join();
+        std::printf("write %d %d mkdir %d unlink %d read %d thread %d\n", w, t, d, u, rd >= 0, v);
+        std::fflush(stdout);
+        const char* m = argc > 1 ? argv[1] : "";
+        if (!std::strcmp(m, "fork")) fork();
+        if (!std::strcmp(m, "exec")) execl("/bin/true", "true", (char*)0);
+        if (!std::strcmp(m, "socket")) socket(AF_UNIX, SOCK_STREAM, 0);
+        std::printf("survived\n");
+    }"#;
+
+#[test]
+fn the_harness_syscall_filter_keeps_threads_and_reads_and_stops_the_rest() {
+    let src = format!("{}\n{FILTERED}", cuda_offload::verify::harness::LOCKDOWN);
+    let Some((dir, exe)) = job("filtered", &src) else {
+        return;
+    };
+    std::fs::write(dir.path().join("plain.txt"), "kept").unwrap();
+    sandbox::hand_over(dir.path()).unwrap();
+    let run = |what: &str| {
+        sandbox::run(&exe, &[what.to_string()], dir.path(), &[], &limits(10_000)).unwrap()
+    };
+    let r = run("nothing");
+    assert_eq!(r.exit, Exit::Code(0), "{} {}", r.stdout, r.stderr);
+    // Every write-like call fails with EPERM; reading and a thread still work.
+    assert!(
+        r.stdout
+            .contains("write -1 -1 mkdir -1 unlink -1 read 1 thread 42"),
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("survived"));
+    assert!(!dir.path().join("written.txt").exists());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("plain.txt")).unwrap(),
+        "kept"
+    );
+    // A process, a program or a socket: killed by the filter, before it could be used.
+    for what in ["fork", "exec", "socket"] {
+        let r = run(what);
+        assert_eq!(r.exit, Exit::Signal(libc::SIGSYS), "{what}: {}", r.stdout);
+        assert!(!r.stdout.contains("survived"), "{what}");
+    }
+}

@@ -73,6 +73,9 @@ pub struct VerifyConfig {
     /// Run the compiled harness even when no GPU was detected (tests the "no GPU" path for real).
     pub force_run: bool,
     pub drop_privileges: bool,
+    /// The harness's system-call filter (harness/lockdown.h). Where it cannot be installed the
+    /// candidate is not run (a verifier error) unless this is off: `CUDA_OFFLOAD_NO_SYSCALL_FILTER=1`.
+    pub syscall_filter: bool,
     /// Seconds of timed samples after the first `min_samples`.
     pub timed_budget_s: f64,
     pub ceilings: Ceilings,
@@ -105,6 +108,8 @@ impl Default for VerifyConfig {
             keep_dirs: false,
             force_run: false,
             drop_privileges: true,
+            syscall_filter: std::env::var_os("CUDA_OFFLOAD_NO_SYSCALL_FILTER")
+                .is_none_or(|v| v.is_empty() || v == "0"),
             timed_budget_s: 10.0,
             ceilings: Ceilings::default(),
             gpu_resident_cap: 32 << 30,
@@ -670,7 +675,10 @@ impl Verifier {
             self.machine.screening_run(run.hint)
         };
         let env = vec![("CUDA_VISIBLE_DEVICES".to_string(), gpu_index.to_string())];
-        let args = vec![".".to_string()];
+        let mut args = vec![".".to_string()];
+        if !self.cfg.syscall_filter {
+            args.push("--no-syscall-filter".into());
+        }
         let mut limits = self.run_limits();
         limits.cancel = run.cancel.clone();
         if let Some(t) = run.timeout {
@@ -1315,6 +1323,16 @@ fn candidate_exit(r: &sandbox::RunResult) -> Option<VerifyOutcome> {
         sandbox::Exit::OutOfMemory => Some(VerifyOutcome::Crash {
             reason: "killed: host memory above the sandbox's cap".into(),
             stderr: tail(&r.stderr, 2000),
+        }),
+        sandbox::Exit::Signal(libc::SIGSYS) => Some(VerifyOutcome::Rejected {
+            guard: "run:syscall-filter".into(),
+            reason: "made a system call the sandbox forbids (a program, a process or a network connection)".into(),
+        }),
+        sandbox::Exit::Code(harness::EXIT_NO_FILTER) => Some(VerifyOutcome::VerifierError {
+            detail: format!(
+                "the system-call filter cannot be installed here ({}); the candidate was not run. Set CUDA_OFFLOAD_NO_SYSCALL_FILTER=1 to run candidates without it",
+                first("LOCKDOWN").unwrap_or_default()
+            ),
         }),
         sandbox::Exit::Signal(s) => Some(VerifyOutcome::Crash {
             reason: format!("killed by signal {s} ({})", signal_name(s)),

@@ -12,6 +12,10 @@ use crate::analysis::{Access, OffloadRegion, RegionParam};
 use super::plan::{Plan, is_float_type};
 
 pub const COMMON: &str = include_str!("common.h");
+/// The system-call filter the harness installs before it first calls the candidate.
+pub const LOCKDOWN: &str = include_str!("lockdown.h");
+/// The harness's exit when the filter cannot be installed (the candidate never ran).
+pub const EXIT_NO_FILTER: i32 = 21;
 
 /// The name the candidate's file has in compiler messages.
 pub const CANDIDATE_FILE: &str = "candidate.cu";
@@ -526,6 +530,8 @@ pub fn harness_program(region: &OffloadRegion) -> String {
     }
     s.push_str(COMMON);
     s.push('\n');
+    s.push_str(LOCKDOWN);
+    s.push('\n');
     s.push_str(&region.types.definitions);
     let _ = writeln!(s, "{};\n", region.signature_named(&region.gpu_entry_name()));
     s.push_str(&args_code(region));
@@ -797,13 +803,22 @@ static void co_check_inputs(CoDev& D, const CoArgs& A) {
 }
 
 int main(int argc, char** argv) {
-    (void)argc; (void)argv;
+    bool co_filter = !(argc > 2 && std::strcmp(argv[2], "--no-syscall-filter") == 0);
     std::vector<CoItem> items = co_read_plan("plan.txt");
     int ndev = 0;
     cudaError_t e = cudaGetDeviceCount(&ndev);
     if (e != cudaSuccess || ndev == 0) {
         std::fprintf(stderr, "NO_GPU %d %s\n", (int)e, cudaGetErrorString(e));
         return 20;
+    }
+    // The context (and the driver's device files) exists before the filter closes the doors.
+    CO_CK(cudaFree(0));
+    if (co_filter) {
+        int why = co_lock_down();
+        if (why != 0) {
+            std::fprintf(stderr, "LOCKDOWN %s\n", std::strerror(why));
+            return 21;
+        }
     }
     for (const CoItem& it : items) {
         if (it.sizes.size() != CO_NSIZES) { std::fprintf(stderr, "PLAN wrong number of sizes\n"); return 12; }

@@ -36,6 +36,8 @@ pub struct Received {
     pub ended: bool,
     /// The stream broke the format (nothing after it is read).
     pub malformed: Option<String>,
+    /// An output could not be kept (a full disk): the verifier's failure, not the candidate's.
+    pub write_error: Option<String>,
 }
 
 /// Reads the channel to its end, writing kept outputs as `<tag>_<name>.bin` (float64 or int64,
@@ -106,7 +108,13 @@ pub fn consume(stream: impl Read, out: PathBuf, slots: usize, rng: &mut impl Rng
                 let sample = tag.strip_prefix('t').and_then(|i| i.parse::<usize>().ok());
                 match sample {
                     None => {
-                        if write(&out, tag, name, &widen(&raw, kind, size)) {
+                        if write(
+                            &out,
+                            tag,
+                            name,
+                            &widen(&raw, kind, size),
+                            &mut got.write_error,
+                        ) {
                             got.kept.insert(tag.to_string());
                         }
                     }
@@ -118,7 +126,13 @@ pub fn consume(stream: impl Read, out: PathBuf, slots: usize, rng: &mut impl Rng
                             held = None;
                         }
                         if draw.keeps(i) {
-                            if write(&out, tag, name, &widen(&raw, kind, size)) {
+                            if write(
+                                &out,
+                                tag,
+                                name,
+                                &widen(&raw, kind, size),
+                                &mut got.write_error,
+                            ) {
                                 got.kept.insert(tag.to_string());
                             }
                         } else {
@@ -143,10 +157,12 @@ pub fn consume(stream: impl Read, out: PathBuf, slots: usize, rng: &mut impl Rng
     got.last_sample = draw.current.filter(|i| draw.keeps(*i));
     if let Some((i, outs)) = held {
         let tag = format!("t{i}");
-        if outs
-            .iter()
-            .all(|(name, kind, size, raw)| write(&out, &tag, name, &widen(raw, *kind, *size)))
-        {
+        let mut failed = None;
+        let all = outs.iter().all(|(name, kind, size, raw)| {
+            write(&out, &tag, name, &widen(raw, *kind, *size), &mut failed)
+        });
+        got.write_error = got.write_error.take().or(failed);
+        if all {
             got.kept.insert(tag);
             got.last_sample = Some(i);
         }
@@ -231,8 +247,24 @@ fn widen(raw: &[u8], kind: char, size: usize) -> Vec<u8> {
     out
 }
 
-fn write(out: &std::path::Path, tag: &str, name: &str, data: &[u8]) -> bool {
-    std::fs::write(out.join(format!("{tag}_{name}.bin")), data).is_ok()
+/// Writes one kept output; a failed write leaves no partial file behind (it would read as the
+/// candidate's short answer) and records why.
+fn write(
+    out: &std::path::Path,
+    tag: &str,
+    name: &str,
+    data: &[u8],
+    error: &mut Option<String>,
+) -> bool {
+    let path = out.join(format!("{tag}_{name}.bin"));
+    match std::fs::write(&path, data) {
+        Ok(()) => true,
+        Err(e) => {
+            let _ = std::fs::remove_file(&path);
+            error.get_or_insert_with(|| format!("cannot keep output `{name}` of {tag}: {e}"));
+            false
+        }
+    }
 }
 
 #[cfg(test)]
@@ -328,6 +360,17 @@ mod tests {
         assert!(got.malformed.unwrap().contains("cut short"));
         let got = consume(&b"B ../x y f 4 1\n"[..], dir.path().into(), 3, &mut rng);
         assert!(got.malformed.is_some());
+    }
+
+    #[test]
+    fn an_output_that_cannot_be_kept_is_the_verifiers_failure() {
+        let dir = tempfile::tempdir().unwrap();
+        let gone = dir.path().join("missing");
+        let mut rng = rand::rngs::StdRng::seed_from_u64(0);
+        let got = consume(&stream(2)[..], gone, 3, &mut rng);
+        assert!(got.ended);
+        assert!(got.write_error.unwrap().contains("cannot keep output"));
+        assert!(got.kept.is_empty());
     }
 
     #[test]

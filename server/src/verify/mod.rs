@@ -495,6 +495,9 @@ impl Verifier {
             if let Some(o) = candidate_exit(&r) {
                 return Ok(o);
             }
+            if let Some(e) = got.as_ref().and_then(|g| g.write_error.clone()) {
+                return Ok(VerifyOutcome::VerifierError { detail: e });
+            }
             let got = match got {
                 Some(g) if g.ended && g.malformed.is_none() => g,
                 Some(g) => {
@@ -970,10 +973,7 @@ impl Verifier {
         if let Some(h) = &refs.hp {
             builds.push(self.reference_dir(&dir, "hp", &h.join("reference"), &plan_txt)?);
         }
-        let processes = std::thread::available_parallelism()
-            .map(|n| n.get().div_ceil(2))
-            .unwrap_or(1)
-            .clamp(1, wanted.len().max(1));
+        let processes = sample_processes().clamp(1, wanted.len().max(1));
         let shares: Vec<Vec<String>> = (0..processes)
             .map(|p| {
                 wanted
@@ -1023,7 +1023,57 @@ impl Verifier {
             native: PathBuf,
             hp: Option<PathBuf>,
         }
-        let mut checks: Vec<Check> = plan
+        let check = |checks: Vec<Check>| -> Result<Option<VerifyOutcome>, VerifyError> {
+            for ch in checks {
+                let terms = terms_per_output(region, ch.case);
+                for p in plan::outputs(region) {
+                    let file = format!("{}_{}.bin", ch.tag, p.name);
+                    let got_path = got_dir.join(&file);
+                    if !got_path.is_file() {
+                        return Ok(Some(VerifyOutcome::Crash {
+                            reason: format!(
+                                "the harness sent no output `{}` for {}",
+                                p.name, ch.what
+                            ),
+                            stderr: String::new(),
+                        }));
+                    }
+                    let mismatch = if plan::is_float_type(&p.elem_type) {
+                        let native = read(&ch.native.join(&file))?;
+                        let hp = match &ch.hp {
+                            Some(h) => read(&h.join(&file))?,
+                            None => native.clone(),
+                        };
+                        let got = read(&got_path)?;
+                        let tol = compare::Tolerance::for_output(&p.elem_type, terms, &hp);
+                        compare::compare_floats(&native, &hp, &got, tol)
+                    } else {
+                        let expected =
+                            compare::read_i64(&ch.native.join(&file)).map_err(ref_err)?;
+                        let got = compare::read_i64(&got_path).map_err(ref_err)?;
+                        compare::compare_ints(&expected, &got)
+                    };
+                    if let Some(m) = mismatch {
+                        let held_out = ch.case.role == plan::Role::HeldOut;
+                        return Ok(Some(VerifyOutcome::Wrong {
+                            param: p.name.clone(),
+                            index: m.index,
+                            expected: m.expected,
+                            got: m.got,
+                            size: if held_out {
+                                "held-out shape".into()
+                            } else {
+                                ch.case.describe_size()
+                            },
+                            seed: ch.seed,
+                            check: ch.what,
+                        }));
+                    }
+                }
+            }
+            Ok(None)
+        };
+        let cases: Vec<Check> = plan
             .live_cases()
             .map(|i| {
                 let c = &plan.cases[i];
@@ -1049,60 +1099,33 @@ impl Verifier {
         {
             samples.push(last);
         }
-        if !samples.is_empty() {
-            let (native, hp) = self.reference_samples(refs, &samples, job)?;
-            for i in samples {
-                checks.push(Check {
+        if let Some(o) = check(cases)? {
+            return Ok(Some(o));
+        }
+        // The reference's outputs of the drawn samples, a few at a time (each group's files
+        // removed once compared): disk stays within SAMPLE_DISK_BUDGET, whatever the sizes.
+        let refs_per_sample = 1 + refs.hp.is_some() as usize;
+        let group = ((plan::SAMPLE_DISK_BUDGET
+            / (plan.sample_output_bytes.max(1.0) * refs_per_sample as f64))
+            as usize)
+            .clamp(1, sample_processes());
+        for (g, chunk) in samples.chunks(group).enumerate() {
+            let (native, hp) = self.reference_samples(refs, chunk, &job.join(format!("g{g}")))?;
+            let checks = chunk
+                .iter()
+                .map(|&i| Check {
                     tag: format!("t{i}"),
                     case: &plan.timed,
                     seed: plan.timed.seed + i as u64,
                     what: format!("timed sample {i}"),
                     native: native.clone(),
                     hp: hp.clone(),
-                });
-            }
-        }
-        for ch in checks {
-            let terms = terms_per_output(region, ch.case);
-            for p in plan::outputs(region) {
-                let file = format!("{}_{}.bin", ch.tag, p.name);
-                let got_path = got_dir.join(&file);
-                if !got_path.is_file() {
-                    return Ok(Some(VerifyOutcome::Crash {
-                        reason: format!("the harness sent no output `{}` for {}", p.name, ch.what),
-                        stderr: String::new(),
-                    }));
-                }
-                let mismatch = if plan::is_float_type(&p.elem_type) {
-                    let native = read(&ch.native.join(&file))?;
-                    let hp = match &ch.hp {
-                        Some(h) => read(&h.join(&file))?,
-                        None => native.clone(),
-                    };
-                    let got = read(&got_path)?;
-                    let tol = compare::Tolerance::for_output(&p.elem_type, terms, &hp);
-                    compare::compare_floats(&native, &hp, &got, tol)
-                } else {
-                    let expected = compare::read_i64(&ch.native.join(&file)).map_err(ref_err)?;
-                    let got = compare::read_i64(&got_path).map_err(ref_err)?;
-                    compare::compare_ints(&expected, &got)
-                };
-                if let Some(m) = mismatch {
-                    let held_out = ch.case.role == plan::Role::HeldOut;
-                    return Ok(Some(VerifyOutcome::Wrong {
-                        param: p.name.clone(),
-                        index: m.index,
-                        expected: m.expected,
-                        got: m.got,
-                        size: if held_out {
-                            "held-out shape".into()
-                        } else {
-                            ch.case.describe_size()
-                        },
-                        seed: ch.seed,
-                        check: ch.what,
-                    }));
-                }
+                })
+                .collect();
+            let found = check(checks)?;
+            let _ = std::fs::remove_dir_all(job.join(format!("g{g}")));
+            if found.is_some() {
+                return Ok(found);
             }
         }
         Ok(None)
@@ -1194,6 +1217,13 @@ impl RunSettings {
             .as_ref()
             .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
     }
+}
+
+/// Reference processes recomputing timed samples side by side: half the cores.
+fn sample_processes() -> usize {
+    std::thread::available_parallelism()
+        .map(|n| n.get().div_ceil(2))
+        .unwrap_or(1)
 }
 
 fn read_dropped(native: &Path) -> Vec<(usize, String)> {

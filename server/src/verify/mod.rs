@@ -1044,6 +1044,17 @@ impl Verifier {
                             Some(h) => read(&h.join(&file))?,
                             None => native.clone(),
                         };
+                        if hp.len() != native.len() {
+                            // Two references disagreeing in length is the verifier's failure.
+                            return Err(VerifyError::Reference {
+                                stage: format!("outputs of {}", ch.what),
+                                detail: format!(
+                                    "`{file}`: {} elements as written, {} in high precision",
+                                    native.len(),
+                                    hp.len()
+                                ),
+                            });
+                        }
                         let got = read(&got_path)?;
                         let tol = compare::Tolerance::for_output(&p.elem_type, terms, &hp);
                         compare::compare_floats(&native, &hp, &got, tol)

@@ -204,7 +204,9 @@ static bool co_write(const std::string& path, const T* p, long long len) {
             std::fwrite(buf.data(), sizeof(long long), (size_t)m, f);
         }
     }
-    return std::fclose(f) == 0;
+    // A short write (a full disk) must fail the reference, not leave a truncated answer.
+    bool ok = !std::ferror(f);
+    return std::fclose(f) == 0 && ok;
 }
 
 struct CoItem {

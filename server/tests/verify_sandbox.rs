@@ -259,3 +259,39 @@ fn the_harness_syscall_filter_keeps_threads_and_reads_and_stops_the_rest() {
         assert!(!r.stdout.contains("survived"), "{what}");
     }
 }
+
+#[test]
+fn each_run_as_root_gets_a_uid_of_its_own() {
+    let src = r#"
+        #include <cstdio>
+        #include <unistd.h>
+        int main(int argc, char** argv) {
+            FILE* f = std::fopen(argv[1], "w");
+            std::printf("uid %u wrote %d\n", (unsigned)getuid(), f != nullptr);
+        }"#;
+    let Some((dir, exe)) = job("whoami", src) else {
+        return;
+    };
+    let (a, b) = (sandbox::fresh_uid(), sandbox::fresh_uid());
+    assert_ne!(a, b);
+    if !sandbox::is_root() {
+        skip(Needs::Privilege, "per-run uids are only given as root");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mine = dir.path().join("a");
+    std::fs::create_dir(&mine).unwrap();
+    sandbox::hand_over_to(&mine, a).unwrap();
+    let run = |uid: u32| {
+        let mut l = limits(10_000);
+        l.uid = uid;
+        let target = mine.join(format!("by{uid}")).display().to_string();
+        sandbox::run(&exe, &[target], dir.path(), &[], &l).unwrap()
+    };
+    let r = run(a);
+    assert_eq!(r.stdout.trim(), format!("uid {a} wrote 1"), "{}", r.stderr);
+    // Another run, side by side, cannot write where the first one may.
+    let r = run(b);
+    assert_eq!(r.stdout.trim(), format!("uid {b} wrote 0"), "{}", r.stderr);
+}

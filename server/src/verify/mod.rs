@@ -291,6 +291,7 @@ impl Verifier {
             output_cap: 64 * 1024,
             no_network: true,
             drop_privileges: self.cfg.drop_privileges,
+            uid: sandbox::NOBODY,
             cancel: None,
         }
     }
@@ -670,7 +671,9 @@ impl Verifier {
         let bin = cwd.join("candidate");
         std::fs::copy(exe, &bin)?;
         std::fs::write(cwd.join("plan.txt"), plan_txt)?;
-        sandbox::hand_over(&cwd)?;
+        // A uid of its own: candidates verified side by side cannot reach each other.
+        let uid = sandbox::fresh_uid();
+        sandbox::hand_over_to(&cwd, uid)?;
         let detected = self.gpus.is_ok();
         let (gpu_index, _use) = if alone {
             self.machine.timed_run()
@@ -683,6 +686,7 @@ impl Verifier {
             args.push("--no-syscall-filter".into());
         }
         let mut limits = self.run_limits();
+        limits.uid = uid;
         limits.cancel = run.cancel.clone();
         if let Some(t) = run.timeout {
             limits.wall = t;
@@ -728,6 +732,7 @@ impl Verifier {
             output_cap: 64 * 1024,
             no_network: true,
             drop_privileges: false,
+            uid: sandbox::NOBODY,
             cancel: None,
         }
     }
@@ -743,6 +748,7 @@ impl Verifier {
             output_cap: 64 * 1024,
             no_network: true,
             drop_privileges: self.cfg.drop_privileges,
+            uid: sandbox::NOBODY,
             cancel: None,
         }
     }

@@ -15,8 +15,21 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-/// The uid/gid candidates run as when the server runs as root.
+/// The uid/gid the reference runs as when the server runs as root.
 pub const NOBODY: u32 = 65534;
+
+/// Candidates run as root get a uid/gid of their own from this range (no passwd entry needed):
+/// two runs side by side cannot touch each other's files or processes.
+const RUN_UIDS: std::ops::Range<u32> = 1_900_000_000..1_900_100_000;
+
+/// A uid no other live run of this process has (the range wraps after 100,000 runs).
+pub fn fresh_uid() -> u32 {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    // Processes of the same machine start at different offsets, so their runs differ too.
+    let offset = std::process::id().wrapping_mul(7919);
+    RUN_UIDS.start + n.wrapping_add(offset) % (RUN_UIDS.end - RUN_UIDS.start)
+}
 
 #[derive(Debug, Clone)]
 pub struct Limits {
@@ -32,6 +45,8 @@ pub struct Limits {
     pub output_cap: usize,
     pub no_network: bool,
     pub drop_privileges: bool,
+    /// The uid and gid after the drop (as root only).
+    pub uid: u32,
     /// Set by the caller to stop the run: the whole process group is killed.
     pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
@@ -48,6 +63,7 @@ impl Default for Limits {
             output_cap: 64 * 1024,
             no_network: true,
             drop_privileges: true,
+            uid: NOBODY,
             cancel: None,
         }
     }
@@ -145,10 +161,15 @@ pub fn is_root() -> bool {
 
 /// Lets the unprivileged uid write in `dir` (and only there).
 pub fn hand_over(dir: &Path) -> Result<(), SandboxError> {
+    hand_over_to(dir, NOBODY)
+}
+
+/// Lets `uid` write in `dir` (and only there).
+pub fn hand_over_to(dir: &Path, uid: u32) -> Result<(), SandboxError> {
     if !is_root() {
         return Ok(());
     }
-    std::os::unix::fs::chown(dir, Some(NOBODY), Some(NOBODY)).map_err(|e| SandboxError::Dir {
+    std::os::unix::fs::chown(dir, Some(uid), Some(uid)).map_err(|e| SandboxError::Dir {
         dir: dir.display().to_string(),
         source: e,
     })
@@ -175,7 +196,7 @@ pub fn info(limits: &Limits) -> SandboxInfo {
             NetIsolation::None
         },
         uid: if limits.drop_privileges && is_root() {
-            NOBODY
+            limits.uid
         } else {
             // SAFETY: no preconditions.
             unsafe { libc::geteuid() }
@@ -363,10 +384,10 @@ fn run_inner<R: Send + 'static>(
             }
             set_limit(libc::RLIMIT_CORE, 0)?;
             if drop {
-                let gid = NOBODY as libc::gid_t;
+                let gid = l.uid as libc::gid_t;
                 if libc::setgroups(1, &gid) != 0
                     || libc::setgid(gid) != 0
-                    || libc::setuid(NOBODY as libc::uid_t) != 0
+                    || libc::setuid(l.uid as libc::uid_t) != 0
                 {
                     return Err(std::io::Error::last_os_error());
                 }

@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::analysis;
 use crate::config::{Settings, SettingsArgs, SettingsLayer, Strategy};
+use crate::plural::count;
 use crate::search::judge::VerifierJudge;
 use crate::search::offload::{OffloadRequest, OffloadRunner, OffloadSummary};
 use crate::search::offloader::{Offloader, SearchSettings, load_graph};
@@ -84,17 +85,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     };
     eprintln!(
-        "offloading {} loop at {}:{}-{} as `{}` — {} search, budget {} model calls, {} {} ({}), GPU: {}",
+        "offloading {} loop at {}:{}-{} as `{}` — {} search, budget {}, {} {} ({}), GPU: {}",
         lp.kind.as_str(),
         file.display(),
         lp.line,
         lp.end_line,
         region.signature(),
         settings.strategy.as_str(),
-        settings.budget,
+        count(settings.budget as usize, "model call", "model calls"),
         settings.backend.as_str(),
         settings.model,
-        settings.effective_url(),
+        match settings.backend {
+            crate::llm::BackendKind::Replay => settings
+                .cassette
+                .as_ref()
+                .map(|c| c.display().to_string())
+                .unwrap_or_default(),
+            _ => settings.effective_url(),
+        },
         gpu.as_deref()
             .unwrap_or("none (candidates are compiled, not run)"),
     );
@@ -216,12 +224,13 @@ fn print_human(s: &OffloadSummary, written: &[PathBuf]) {
             .collect();
         // The returned kernel's own path: where a later step tried on it failed or did no better,
         // that step is in the progress lines, not here.
-        let _ = writeln!(out, "path:   {} (the kernel returned)", steps.join(" → "));
+        let _ = writeln!(out, "path:   {} — the returned kernel's", steps.join(" → "));
     }
     let _ = writeln!(
         out,
-        "cost:   {} model calls, {} tokens",
-        s.llm_calls, s.tokens
+        "cost:   {}, {} tokens",
+        count(s.llm_calls, "model call", "model calls"),
+        s.tokens
     );
     let _ = writeln!(
         out,

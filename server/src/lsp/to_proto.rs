@@ -6,6 +6,7 @@ use tower_lsp_server::ls_types::{Diagnostic, DiagnosticSeverity, NumberOrString,
 use super::position::{Encoding, to_position};
 use super::state::LoopResult;
 use crate::analysis::{LoopKind, LoopReport};
+use crate::plural::count;
 use crate::search::offload::PathSuggestion;
 
 pub const SOURCE: &str = "cuda-offload";
@@ -200,11 +201,6 @@ pub fn path_taken_markdown(r: &LoopResult) -> String {
         s.tokens
     ));
     md
-}
-
-/// "1 example", "2 examples".
-fn count(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 pub fn zero_range() -> Range {

@@ -224,7 +224,7 @@ fn print_human(s: &OffloadSummary, written: &[PathBuf]) {
             .collect();
         // The returned kernel's own path: where a later step tried on it failed or did no better,
         // that step is in the progress lines, not here.
-        let _ = writeln!(out, "path:   {} — the returned kernel's", steps.join(" → "));
+        let _ = writeln!(out, "path:   {}, the returned kernel's", steps.join(" → "));
     }
     let _ = writeln!(
         out,

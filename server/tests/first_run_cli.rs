@@ -199,14 +199,10 @@ fn each_model_call_prints_a_line_and_the_result_names_the_kernels_path() {
         return;
     }
     let cassette = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cassettes/lsp-saxpy.jsonl");
-    let header: serde_json::Value = serde_json::from_str(
-        std::fs::read_to_string(&cassette)
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap(),
-    )
-    .unwrap();
+    let model = cuda_offload::llm::replay::Cassette::load(&cassette)
+        .unwrap()
+        .header
+        .model;
     let (dir, file) = saxpy_copy();
     let out = dir.path().join("out");
     // The search the cassette was recorded with (tests/cassettes/README.md).
@@ -216,7 +212,7 @@ fn each_model_call_prints_a_line_and_the_result_names_the_kernels_path() {
         .arg(&file)
         .args(["--line", "7", "--strategy", "enumerate", "--budget", "1"])
         .args(["--backend", "replay", "--model"])
-        .arg(header["model"].as_str().unwrap())
+        .arg(&model)
         .arg("--cassette")
         .arg(&cassette)
         .arg("--out")

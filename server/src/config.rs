@@ -50,12 +50,17 @@ pub struct Settings {
     pub record: bool,
 }
 
+impl Settings {
+    /// Ollama's name of the model the README suggests pulling.
+    pub const DEFAULT_MODEL: &str = "qwen2.5-coder:7b";
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Settings {
             backend: BackendKind::Ollama,
             url: None,
-            model: "qwen2.5-coder:7b".into(),
+            model: Settings::DEFAULT_MODEL.into(),
             api_key: None,
             temperature: 0.0,
             seed: 0,

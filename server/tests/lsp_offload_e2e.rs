@@ -205,6 +205,20 @@ fn offload_with_recorded_answers_reports_progress_and_applies_the_kernel() {
         .collect();
     assert_eq!(kinds.first(), Some(&"begin"), "{kinds:?}");
     assert_eq!(kinds.last(), Some(&"end"), "{kinds:?}");
+    // One report per model call as it ends, with its technique, tokens, seconds and verdict.
+    let calls: Vec<String> = messages(&c, "$/progress")
+        .into_iter()
+        .filter(|m| m["params"]["token"] == token)
+        .filter_map(|m| m["params"]["value"]["message"].as_str().map(str::to_string))
+        .filter(|m| m.starts_with("model call "))
+        .collect();
+    assert_eq!(calls.len(), BUDGET as usize, "{calls:?}");
+    assert!(
+        calls[0].starts_with(&format!("model call 1/{BUDGET}: "))
+            && calls[0].contains(" tokens, ")
+            && calls[0].contains(" s: "),
+        "{calls:?}"
+    );
 
     let states: Vec<String> = messages(&c, "cuda-offload/status")
         .into_iter()
@@ -261,6 +275,12 @@ fn held_model_server(rt: &tokio::runtime::Runtime) -> (http::TestServer, Arc<Sem
         let entries = entries.clone();
         let held = held.clone();
         async move {
+            // The search first checks that the server is up: llama-server's model list.
+            if req.method == "GET" && req.path.ends_with("/models") {
+                let list = json!({"object": "list", "data": [{"id": cassette_model(), "object": "model"}]});
+                http::respond(stream, 200, "application/json", list.to_string().as_bytes()).await;
+                return;
+            }
             let asked = req.json();
             let Some(entry) = entries
                 .iter()
@@ -321,7 +341,7 @@ fn an_edit_during_the_search_keeps_the_result_for_the_apply_kept_action() {
     let id = c.request_async("workspace/executeCommand", offload_args(&uri));
     c.wait_for(T, |m| m["method"] == "cuda-offload/status")
         .expect("the job is announced");
-    wait_until("the search asks the model", || server.hits() >= 1);
+    wait_until("the search asks the model", || server.hits() >= 2);
 
     // The user adds a line above the loop while the model is still answering: the kept result
     // must follow the loop down one line.
@@ -423,7 +443,7 @@ fn held_search() -> HeldSearch {
         .wait_for(T, |m| m["method"] == "window/workDoneProgress/create")
         .expect("progress created");
     let token = created["params"]["token"].clone();
-    wait_until("the search asks the model", || server.hits() >= 1);
+    wait_until("the search asks the model", || server.hits() >= 2);
     HeldSearch {
         c,
         id,

@@ -124,6 +124,12 @@ check('saxpy_cuda.cu is created with the kernel and its launcher', function()
     return { skip = 'no applied search' }
   end
   eq(vim.fn.filereadable(kernel), 1, 'saxpy_cuda.cu on disk')
+  -- Written at once, not a 0-byte file until :wa; the user is told, and that the source is unsaved.
+  local on_disk = table.concat(vim.fn.readfile(kernel), '\n')
+  truthy(on_disk:find('__global__', 1, true), 'the kernel is on disk:\n' .. on_disk)
+  local told = t.notes_matching('wrote saxpy_cuda.cu')
+  eq(#told, 1, 'told it was written: ' .. vim.inspect(t.notes))
+  truthy(told[1].msg:find('saxpy.cpp changed, not saved yet', 1, true), told[1].msg)
   local kb = vim.fn.bufnr(kernel)
   truthy(kb ~= -1, 'a buffer for saxpy_cuda.cu')
   local cu = text(kb)

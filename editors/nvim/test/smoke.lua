@@ -333,6 +333,46 @@ check(':CudaOffloadDoctor runs the real binary when one is built', function()
   truthy(text:find('MISSING%s+model server'), text)
 end)
 
+check('a missing binary is a message in a real Neovim, not a Lua error (E5113)', function()
+  -- The harness replaces vim.notify; only a Neovim of its own shows what a user would see.
+  local dir = tmp .. '/nobin'
+  vim.fn.mkdir(dir, 'p')
+  vim.fn.writefile({ 'void f(float* a, int n) {', '  for (int i = 0; i < n; ++i) a[i] *= 2;', '}' }, dir .. '/loop.cpp')
+  local messages = dir .. '/messages'
+  local out = vim
+    .system({
+      vim.v.progpath,
+      '--headless',
+      '-u',
+      'NONE',
+      '-i',
+      'NONE',
+      '--cmd',
+      'set rtp^=' .. repo .. '/editors/nvim',
+      '-c',
+      "lua require('cuda-offload').setup({ server_path = '" .. dir .. "/missing/cuda-offload' })",
+      '-c',
+      'filetype on',
+      '-c',
+      'edit loop.cpp',
+      '-c',
+      'sleep 300m',
+      '-c',
+      'redir! > ' .. messages,
+      '-c',
+      'messages',
+      '-c',
+      'redir END',
+      '-c',
+      'qa!',
+    }, { cwd = dir, text = true, timeout = 30000 })
+    :wait()
+  local said = table.concat(vim.fn.readfile(messages), '\n')
+  local all = (out.stdout or '') .. (out.stderr or '') .. said
+  truthy(said:find('server_path is set to', 1, true), 'the fix is in :messages: ' .. all)
+  truthy(not all:find('Error executing lua', 1, true) and not all:find('E5113', 1, true), 'no Lua error: ' .. all)
+end)
+
 check('the plugin defines no global variables', function()
   local added = {}
   for k in pairs(_G) do

@@ -79,9 +79,13 @@ pub enum AnalysisError {
     #[error("{path}: {cause}")]
     Outline { path: String, cause: OutlineError },
     #[error(
-        "{path}: not UTF-8 text (the first invalid byte is on line {line}); save it as UTF-8 to offload from it"
+        "{path}: not UTF-8 text (the first invalid byte is at byte offset {offset}, line {line}); save it as UTF-8 to offload from it"
     )]
-    NotUtf8 { path: String, line: usize },
+    NotUtf8 {
+        path: String,
+        offset: usize,
+        line: usize,
+    },
     #[error(
         "{path}: not a C, C++ or CUDA file (expected .c, .cpp, .cc, .cxx, .h, .hpp, .cu or .cuh)"
     )]
@@ -191,14 +195,18 @@ pub fn read_source(path: &Path) -> Result<String, AnalysisError> {
         path: path.display().to_string(),
         source,
     })?;
-    String::from_utf8(bytes).map_err(|e| {
-        let at = e.utf8_error().valid_up_to();
-        let line = 1 + e.as_bytes()[..at].iter().filter(|b| **b == b'\n').count();
-        AnalysisError::NotUtf8 {
-            path: path.display().to_string(),
-            line,
-        }
-    })
+    String::from_utf8(bytes).map_err(|e| not_utf8(path, e.as_bytes(), e.utf8_error()))
+}
+
+/// Where `bytes` (the text of `path`) stop being UTF-8, as an error that names the file.
+pub fn not_utf8(path: &Path, bytes: &[u8], e: std::str::Utf8Error) -> AnalysisError {
+    let offset = e.valid_up_to();
+    let line = 1 + bytes[..offset].iter().filter(|b| **b == b'\n').count();
+    AnalysisError::NotUtf8 {
+        path: path.display().to_string(),
+        offset,
+        line,
+    }
 }
 
 /// [`outline_at`] on a file: its text, the loop and its region.

@@ -209,6 +209,11 @@ fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
+    // Said before the first task; each search checks again and fails at once, without model calls,
+    // so the records stay honest about every task that could not run.
+    if let Err(e) = runtime.block_on(crate::llm::probe::preflight(&settings.backend_config())) {
+        eprintln!("warning: {e}; every search will fail until it answers");
+    }
     let model_id = runtime.block_on(server_model_id(&settings));
     let cfg = RunConfig {
         suite: args.suite.clone(),
@@ -305,6 +310,7 @@ async fn server_model_id(settings: &Settings) -> Option<String> {
     let report = crate::llm::probe::probe(
         settings.backend,
         &settings.effective_url(),
+        &settings.model,
         Duration::from_secs(5),
     )
     .await

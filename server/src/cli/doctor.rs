@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::llm::BackendKind;
 use crate::llm::probe::{ProbeError, ProbeReport, probe};
+use crate::llm::setup_hint::start_hint;
 use crate::verify::{gpu, toolchain};
 
 #[derive(Debug, clap::Args)]
@@ -103,7 +104,12 @@ async fn check_llm(args: &Args) -> Check {
             ),
         ],
     };
+    let model = args
+        .model
+        .clone()
+        .unwrap_or_else(|| crate::config::Settings::DEFAULT_MODEL.into());
     let mut failures: Vec<ProbeError> = Vec::new();
+    let mut fixes: Vec<String> = Vec::new();
     for (backend, url) in attempts {
         if backend == BackendKind::Replay {
             return Check {
@@ -114,20 +120,31 @@ async fn check_llm(args: &Args) -> Check {
                 info: serde_json::Value::Null,
             };
         }
-        match probe(backend, &url, timeout).await {
+        match probe(backend, &url, &model, timeout).await {
             Ok(report) => return llm_found(report, args.model.as_deref()),
-            Err(e) => failures.push(e),
+            Err(e) => {
+                // Only what the backend tried needs: `--backend openai` never hears of Ollama.
+                fixes.push(start_hint(backend, &url, &model));
+                failures.push(e);
+            }
         }
     }
     Check {
         ok: false,
-        detail: failures.iter().map(ToString::to_string).collect::<Vec<_>>().join(" | "),
-        fix: Some(
-            "Start Ollama (`ollama serve`, then `ollama pull qwen2.5-coder:7b`), or an OpenAI-compatible server \
-             such as `llama-server -m model.gguf --port 8080` and pass --backend openai --url http://127.0.0.1:8080/v1 \
-             (scripts/demo starts one for you)"
-                .into(),
-        ),
+        detail: failures
+            .iter()
+            .map(|e| match e {
+                ProbeError::Unreachable {
+                    backend,
+                    url,
+                    reason,
+                    ..
+                } => format!("{backend} server at {url} is not reachable ({reason})"),
+                other => other.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" | "),
+        fix: Some(fixes.join("; or: ")),
         info: serde_json::Value::Null,
     }
 }

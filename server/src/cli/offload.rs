@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::analysis;
 use crate::config::{Settings, SettingsArgs, SettingsLayer, Strategy};
+use crate::plural::count;
 use crate::search::judge::VerifierJudge;
 use crate::search::offload::{OffloadRequest, OffloadRunner, OffloadSummary};
 use crate::search::offloader::{Offloader, SearchSettings, load_graph};
@@ -84,17 +85,24 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     };
     eprintln!(
-        "offloading {} loop at {}:{}-{} as `{}` — {} search, budget {} model calls, {} {} ({}), GPU: {}",
+        "offloading {} loop at {}:{}-{} as `{}` — {} search, budget {}, {} {} ({}), GPU: {}",
         lp.kind.as_str(),
         file.display(),
         lp.line,
         lp.end_line,
         region.signature(),
         settings.strategy.as_str(),
-        settings.budget,
+        count(settings.budget as usize, "model call", "model calls"),
         settings.backend.as_str(),
         settings.model,
-        settings.effective_url(),
+        match settings.backend {
+            crate::llm::BackendKind::Replay => settings
+                .cassette
+                .as_ref()
+                .map(|c| c.display().to_string())
+                .unwrap_or_default(),
+            _ => settings.effective_url(),
+        },
         gpu.as_deref()
             .unwrap_or("none (candidates are compiled, not run)"),
     );
@@ -119,23 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 ctrl_c.cancel();
             }
         });
-        let progress = Box::new(|p: &crate::search::Progress| {
-            let best = p
-                .best_reward
-                .map(|r| format!("{r:.3}"))
-                .unwrap_or_else(|| "-".into());
-            eprintln!(
-                "[{:>3}] {}/{} model calls, best reward {best}, path: {}",
-                p.iteration,
-                p.llm_calls,
-                p.budget,
-                if p.current_path.is_empty() {
-                    "-".to_string()
-                } else {
-                    p.current_path.join(" → ")
-                }
-            );
-        });
+        let progress = Box::new(|p: &crate::search::Progress| eprintln!("{}", progress_line(p)));
         offloader.offload(request, progress, cancel).await
     });
     let summary = summary.map_err(|e| anyhow::anyhow!("search failed: {e}"))?;
@@ -155,6 +147,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         print_human(&summary, &written);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One line per model call as it ends, and one per search iteration: the path it tried (the
+/// kernel returned may sit higher on it, where a later step did not pass or did no better).
+fn progress_line(p: &crate::search::Progress) -> String {
+    if let Some(c) = &p.call {
+        return format!("  call {}/{}: {}", p.llm_calls, p.budget, c.describe());
+    }
+    let best = p
+        .best_reward
+        .map(|r| format!("{r:.3}"))
+        .unwrap_or_else(|| "-".into());
+    let tried = if p.current_path.is_empty() {
+        "-".to_string()
+    } else {
+        p.current_path.join(" → ")
+    };
+    format!(
+        "[{:>3}] {}/{} model calls, best reward {best}, tried: {tried}",
+        p.iteration, p.llm_calls, p.budget
+    )
 }
 
 fn write_out(
@@ -209,12 +222,15 @@ fn print_human(s: &OffloadSummary, written: &[PathBuf]) {
             .zip(&s.step_rewards)
             .map(|(t, r)| format!("{t} ({r:.3})"))
             .collect();
-        let _ = writeln!(out, "path:   {}", steps.join(" → "));
+        // The returned kernel's own path: where a later step tried on it failed or did no better,
+        // that step is in the progress lines, not here.
+        let _ = writeln!(out, "path:   {}, the returned kernel's", steps.join(" → "));
     }
     let _ = writeln!(
         out,
-        "cost:   {} model calls, {} tokens",
-        s.llm_calls, s.tokens
+        "cost:   {}, {} tokens",
+        count(s.llm_calls, "model call", "model calls"),
+        s.tokens
     );
     let _ = writeln!(
         out,

@@ -72,6 +72,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 continue;
             }
         };
+        if let Err(e) = std::str::from_utf8(&src) {
+            eprintln!(
+                "cuda-offload scan: warning: {}; scanned with the invalid bytes replaced",
+                crate::analysis::not_utf8(&file, &src, e)
+            );
+        }
         // Quoted project headers beside the file (index macros, constants, types), as the language
         // server reads them.
         let headers = Headers::beside(&file, &src);

@@ -106,8 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         _ => bail!("say which loop: FILE --line N, or --region REGION.json"),
     };
     let cand_path = args.candidate.as_ref().context("--candidate is required")?;
-    let text = std::fs::read_to_string(cand_path)
-        .with_context(|| format!("cannot read the candidate {}", cand_path.display()))?;
+    let text = crate::analysis::read_source(cand_path).context("cannot read the candidate")?;
     // A kernel file `offload` wrote carries the host wrapper the user's program calls (it copies
     // and prints errors): the candidate is what precedes it.
     let candidate = crate::search::workspace_edit::candidate_part(&text);
@@ -241,8 +240,8 @@ fn run_manifest(
     let mut jobs = Vec::new();
     for e in &manifest.entries {
         let region = load_region(&e.region, base)?;
-        let cand = std::fs::read_to_string(base.join(&e.candidate))
-            .with_context(|| format!("cannot read {}", e.candidate))?;
+        let cand = crate::analysis::read_source(&base.join(&e.candidate))
+            .context("cannot read the candidate")?;
         jobs.push(VerifyJob {
             region,
             candidate: cand,

@@ -75,13 +75,3 @@ impl LlmError {
         matches!(self, LlmError::ServerDown { .. })
     }
 }
-
-pub(crate) fn hint_for(backend: BackendKind, model: &str) -> String {
-    match backend {
-        BackendKind::Ollama => format!("Start Ollama: `ollama serve`, then `ollama pull {model}`"),
-        _ => {
-            "Start your server, e.g. `llama-server -m model.gguf --port 8080`, and pass its /v1 URL"
-                .to_string()
-        }
-    }
-}

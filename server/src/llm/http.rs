@@ -29,7 +29,7 @@ pub(crate) fn send_error(
             backend,
             url: url.to_string(),
             reason: root_cause(&e),
-            hint: super::error::hint_for(backend, model),
+            hint: super::setup_hint::start_hint(backend, url, model),
         }
     } else {
         LlmError::Garbage {

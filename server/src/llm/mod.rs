@@ -15,6 +15,7 @@ pub mod prompt;
 pub mod relabel;
 pub mod replay;
 mod retry;
+pub mod setup_hint;
 
 use std::sync::Arc;
 use std::time::Duration;

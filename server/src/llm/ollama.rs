@@ -90,7 +90,7 @@ impl OllamaChat {
             backend: BackendKind::Ollama,
             url: self.url.clone(),
             reason: "no answer to GET /api/tags".into(),
-            hint: super::error::hint_for(BackendKind::Ollama, &self.model),
+            hint: super::setup_hint::start_hint(BackendKind::Ollama, &self.url, &self.model),
         })?
         .map_err(|e| self.error(e, &tags))?;
         let names: Vec<String> = models.into_iter().map(|m| m.name).collect();

@@ -1,10 +1,12 @@
-//! Is a model server reachable, and which models does it serve? Used by `doctor` and at start-up.
+//! Is a model server reachable, and which models does it serve? Used by `doctor`, and by
+//! [`preflight`] before a search spends anything.
 
 use std::time::Duration;
 
 use serde::Serialize;
 
-use super::BackendKind;
+use super::setup_hint::start_hint;
+use super::{BackendConfig, BackendKind, LlmError};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ProbeReport {
@@ -20,7 +22,7 @@ pub enum ProbeError {
         backend: BackendKind,
         url: String,
         reason: String,
-        hint: &'static str,
+        hint: String,
     },
     #[error("{url} answered HTTP {status}: is this really an {} server?", label(*backend))]
     Http {
@@ -32,11 +34,60 @@ pub enum ProbeError {
     Garbage { url: String, reason: String },
 }
 
+/// Checked before a search, so that a server that is not running is said at once, with what to
+/// start, instead of after the search as "no candidate passed" (issue #21): the server answers
+/// its model list and, for Ollama (which refuses unknown names), lists the model.
+pub async fn preflight(config: &BackendConfig) -> Result<(), LlmError> {
+    if config.kind == BackendKind::Replay {
+        return Ok(());
+    }
+    let timeout = config.timeouts.connect.max(Duration::from_secs(1)) + Duration::from_secs(5);
+    let report = probe(config.kind, &config.url, &config.model, timeout)
+        .await
+        .map_err(|e| match e {
+            ProbeError::Unreachable {
+                backend,
+                url,
+                reason,
+                hint,
+            } => LlmError::ServerDown {
+                backend,
+                url,
+                reason,
+                hint,
+            },
+            ProbeError::Http { .. } => LlmError::Config {
+                reason: e.to_string(),
+            },
+            ProbeError::Garbage { url, reason } => LlmError::Garbage { url, reason },
+        })?;
+    if config.kind == BackendKind::Ollama
+        && !report
+            .models
+            .iter()
+            .any(|have| super::ollama::model_matches(have, &config.model))
+    {
+        return Err(LlmError::ModelMissing {
+            backend: config.kind,
+            url: config.url.clone(),
+            model: config.model.clone(),
+            available: if report.models.is_empty() {
+                "no models".into()
+            } else {
+                report.models.join(", ")
+            },
+            fix: format!("ollama pull {}", config.model),
+        });
+    }
+    Ok(())
+}
+
 /// Lists the models of the server at `url` (`/api/tags` for Ollama, `/models` under an
-/// OpenAI-compatible base URL).
+/// OpenAI-compatible base URL); `model` is only named in the hint of an unreachable server.
 pub async fn probe(
     backend: BackendKind,
     url: &str,
+    model: &str,
     timeout: Duration,
 ) -> Result<ProbeReport, ProbeError> {
     let base = url.trim_end_matches('/');
@@ -51,12 +102,7 @@ pub async fn probe(
             });
         }
     };
-    let hint = match backend {
-        BackendKind::Ollama => "Start Ollama: `ollama serve`, then `ollama pull qwen2.5-coder:7b`",
-        _ => {
-            "Start your server, e.g. `llama-server -m model.gguf --port 8080`, and pass its /v1 URL"
-        }
-    };
+    let hint = start_hint(backend, url, model);
     let client = reqwest::Client::builder()
         .connect_timeout(timeout)
         .timeout(timeout)
@@ -65,7 +111,7 @@ pub async fn probe(
             backend,
             url: url.into(),
             reason: e.to_string(),
-            hint,
+            hint: hint.clone(),
         })?;
     let resp = client
         .get(&endpoint)
@@ -157,6 +203,7 @@ mod tests {
         let err = probe(
             BackendKind::Ollama,
             &format!("http://127.0.0.1:{port}"),
+            "qwen2.5-coder:7b",
             Duration::from_secs(2),
         )
         .await
@@ -164,6 +211,18 @@ mod tests {
         let text = err.to_string();
         assert!(
             text.contains("not reachable") && text.contains("ollama serve"),
+            "{text}"
+        );
+        let down = preflight(&BackendConfig::new(
+            BackendKind::Openai,
+            format!("http://127.0.0.1:{port}/v1"),
+            "m",
+        ))
+        .await
+        .unwrap_err();
+        let text = down.to_string();
+        assert!(
+            down.is_connection() && text.contains("llama-server") && !text.contains("ollama"),
             "{text}"
         );
     }

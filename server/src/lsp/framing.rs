@@ -96,6 +96,9 @@ fn classify(body: Vec<u8>) -> Frame {
     {
         return Frame::Valid(body);
     }
+    if let Err(e) = std::str::from_utf8(&body) {
+        return Frame::Invalid(not_utf8_answer(&body, e.valid_up_to()));
+    }
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(&body) else {
         return Frame::Invalid(error_answer(
             -32700,
@@ -117,6 +120,42 @@ fn classify(body: Vec<u8>) -> Frame {
             serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": "Invalid request: not a JSON-RPC 2.0 message"}})
                 .to_string(),
         )
+    }
+}
+
+/// A document whose text is not UTF-8 (a Latin-1 file sent as is): the answer names it and the
+/// offset of its first bad byte. A request gets it as its parse error; a notification (`didOpen`,
+/// `didChange`) has no answer, so the user is told in a message.
+fn not_utf8_answer(body: &[u8], body_offset: usize) -> String {
+    let value: serde_json::Value =
+        serde_json::from_str(&String::from_utf8_lossy(body)).unwrap_or_default();
+    let params = &value["params"];
+    let text = params["textDocument"]["text"]
+        .as_str()
+        .or_else(|| params["contentChanges"][0]["text"].as_str());
+    // The text before the first replacement character came through unchanged.
+    let place = match text.and_then(|t| t.find('\u{FFFD}')) {
+        Some(at) => format!("at byte offset {at} of its text"),
+        None => format!("at byte offset {body_offset} of the message"),
+    };
+    let message = match params["textDocument"]["uri"].as_str() {
+        Some(uri) => format!(
+            "cuda-offload: {uri} is not UTF-8 (first invalid byte {place}); the message was dropped: save the file as UTF-8"
+        ),
+        None => format!(
+            "cuda-offload: a message is not UTF-8 (first invalid byte {place}); it was dropped"
+        ),
+    };
+    let id = value
+        .get("id")
+        .filter(|id| id.is_string() || id.is_number());
+    if id.is_none() && value.get("method").is_some() {
+        serde_json::json!({"jsonrpc": "2.0", "method": "window/showMessage",
+                           "params": {"type": 1, "message": message}})
+        .to_string()
+    } else {
+        serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32700, "message": message}})
+            .to_string()
     }
 }
 
@@ -307,5 +346,23 @@ mod tests {
     fn non_utf8_body_is_a_parse_error() {
         let got = frames(&encode(&[0xff, 0xfe, 0x00]));
         assert!(matches!(&got[0], Frame::Invalid(a) if a.contains("-32700")));
+    }
+
+    #[test]
+    fn a_latin1_document_is_named_with_its_offset() {
+        let mut open = br#"{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file:///w/latin.cpp","languageId":"cpp","version":1,"text":"// \n"#.to_vec();
+        open.extend(b"\xe9t\xe9\"}}}");
+        let got = frames(&encode(&open));
+        let Frame::Invalid(answer) = &got[0] else {
+            panic!("{got:?}")
+        };
+        let v: serde_json::Value = serde_json::from_str(answer).unwrap();
+        assert_eq!(v["method"], "window/showMessage", "{v}");
+        let message = v["params"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("file:///w/latin.cpp is not UTF-8")
+                && message.contains("byte offset 4 of its text"),
+            "{message}"
+        );
     }
 }

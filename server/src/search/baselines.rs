@@ -77,6 +77,7 @@ pub async fn enumerate<E: SearchEnv, G: TechniqueGraph>(
             budget: config.budget,
             best_reward: best_in(&rec.nodes).map(|b| rec.nodes[b].reward.unwrap_or(-1.0)),
             current_path: rec.path_names(id),
+            call: None,
         });
     };
     rec.finish(stop)

@@ -68,6 +68,26 @@ pub struct CandidateRecord {
     pub seconds: f64,
 }
 
+impl CandidateRecord {
+    pub fn call_report(&self) -> super::CallReport {
+        let verdict = match (&self.outcome, &self.answer_error) {
+            (Some(outcome), _) => outcome.summary(),
+            (None, Some(why)) => format!("no usable answer: {why}"),
+            (None, None) => "no answer".into(),
+        };
+        super::CallReport {
+            technique: self.technique.clone(),
+            attempt: self.attempt,
+            tokens: self.prompt_tokens + self.completion_tokens,
+            seconds: self.seconds,
+            verdict,
+        }
+    }
+}
+
+/// Told of every model call as it ends, for progress.
+pub type CallSink = Arc<dyn Fn(&CandidateRecord) + Send + Sync>;
+
 /// The reasoning graph seen by the search: node ids are petgraph indices, priors come from the
 /// measured speedups of each edge's examples (example counts where nothing was measured).
 pub struct GraphView<'g> {
@@ -153,6 +173,7 @@ pub struct ModelEnv<'g> {
     pub cancel: CancellationToken,
     pub deadline: Option<Deadline>,
     pub candidates: Arc<Mutex<Vec<CandidateRecord>>>,
+    pub on_call: Option<CallSink>,
 }
 
 /// One model call and its grading.
@@ -264,6 +285,9 @@ impl ModelEnv<'_> {
             }
         };
         record.seconds = started.elapsed().as_secs_f64();
+        if let Some(sink) = &self.on_call {
+            sink(&record);
+        }
         self.candidates
             .lock()
             .expect("candidates lock")

@@ -389,6 +389,7 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
                         .skip(1)
                         .map(|&id| self.graph.name(tree[id].technique))
                         .collect(),
+                    call: None,
                 });
                 iterations.push(IterationTrace {
                     iteration,

@@ -44,7 +44,8 @@ pub struct StepResult<S> {
     pub note: String,
 }
 
-/// Where the search is, reported after each iteration (the LSP turns it into `$/progress`).
+/// Where the search is, reported after each iteration and after each model call (the LSP turns
+/// it into `$/progress`).
 #[derive(Debug, Clone, Serialize)]
 pub struct Progress {
     pub iteration: usize,
@@ -52,4 +53,33 @@ pub struct Progress {
     pub budget: usize,
     pub best_reward: Option<f64>,
     pub current_path: Vec<String>,
+    /// Set on the report of a model call that just ended; iteration reports leave it out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub call: Option<CallReport>,
+}
+
+/// One model call and its grade, so that minutes of model calls are not silent (issue #21).
+#[derive(Debug, Clone, Serialize)]
+pub struct CallReport {
+    pub technique: String,
+    /// 0: the first answer for this step; 1 and up: repairs.
+    pub attempt: usize,
+    pub tokens: u64,
+    pub seconds: f64,
+    /// What became of the answer: the verifier's one-line summary, or why it was unusable.
+    pub verdict: String,
+}
+
+impl CallReport {
+    /// "fast_math_intrinsics (repair 1), 1234 tokens, 3.2 s: compile error at line 4: …"
+    pub fn describe(&self) -> String {
+        let attempt = match self.attempt {
+            0 => "first answer".to_string(),
+            n => format!("repair {n}"),
+        };
+        format!(
+            "{} ({attempt}), {} tokens, {:.1} s: {}",
+            self.technique, self.tokens, self.seconds, self.verdict
+        )
+    }
 }

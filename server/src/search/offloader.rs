@@ -81,6 +81,10 @@ impl Offloader {
         self.judge
             .ready()
             .map_err(|e| format!("cannot verify candidates: {e}"))?;
+        // A server that is not running is said now, with what to start, not after the search.
+        crate::llm::probe::preflight(&self.backend)
+            .await
+            .map_err(|e| e.to_string())?;
         let model = connect(&self.backend).map_err(|e| e.to_string())?;
         let strategy = req.strategy.unwrap_or(self.settings.strategy);
         let budget = req.budget.unwrap_or(self.settings.budget);
@@ -95,6 +99,22 @@ impl Offloader {
             .settings
             .deadline
             .map(|d| tokio::time::Instant::now() + d);
+        let progress: Arc<ProgressSink> = Arc::new(progress);
+        let calls_made = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let on_call: super::env::CallSink = {
+            let progress = progress.clone();
+            Arc::new(move |record: &CandidateRecord| {
+                let made = calls_made.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                progress(&super::Progress {
+                    iteration: 0,
+                    llm_calls: made,
+                    budget,
+                    best_reward: None,
+                    current_path: Vec::new(),
+                    call: Some(record.call_report()),
+                });
+            })
+        };
         let mut env = ModelEnv {
             graph: GraphView {
                 graph: &self.graph,
@@ -110,6 +130,7 @@ impl Offloader {
             cancel: cancel.clone(),
             deadline,
             candidates: candidates.clone(),
+            on_call: Some(on_call),
         };
         let mut config = self.settings.mcgs.clone();
         config.budget = budget;

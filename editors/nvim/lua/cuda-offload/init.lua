@@ -52,12 +52,21 @@ local function notify(msg, level)
   vim.notify('cuda-offload: ' .. msg, level or levels.INFO, { title = 'cuda-offload' })
 end
 
-local function notify_once(msg, level)
+--- `deferred`: shown once the current autocommand is over. An error message from inside one
+--- (FileType starts the client, which looks for the binary) is raised there as a Lua error
+--- ("Error executing lua callback", E5113) instead of being shown as a message.
+local function notify_once(msg, level, deferred)
   if state.told[msg] then
     return
   end
   state.told[msg] = true
-  notify(msg, level)
+  if deferred then
+    vim.schedule(function()
+      notify(msg, level)
+    end)
+  else
+    notify(msg, level)
+  end
 end
 
 local function has_011()
@@ -119,7 +128,7 @@ end
 function M.resolve_binary(root)
   local path, source_or_error, tried = binary.resolve({ server_path = state.opts.server_path, root_dir = root })
   if not path then
-    notify_once(source_or_error .. '\nLooked at:\n  ' .. table.concat(tried, '\n  '), levels.ERROR)
+    notify_once(source_or_error .. '\nLooked at:\n  ' .. table.concat(tried, '\n  '), levels.ERROR, true)
     return nil
   end
   return path, source_or_error
@@ -186,6 +195,48 @@ function M._on_progress(err, result, ctx, config)
   end
 end
 
+--- Applies the server's edit as Neovim does, then writes the files it created: a new `.cu` file
+--- is otherwise a 0-byte file on disk until `:wa`, so a build in another terminal finds nothing.
+--- The edited source is left unsaved (the user may want to review the call), and the user is told.
+function M._on_apply_edit(err, params, ctx, config)
+  local response = vim.lsp.handlers['workspace/applyEdit'](err, params, ctx, config)
+  if type(response) ~= 'table' or not response.applied or type(params) ~= 'table' then
+    return response
+  end
+  local changes = type(params.edit) == 'table' and params.edit.documentChanges or {}
+  local written, unsaved = {}, {}
+  for _, change in ipairs(changes) do
+    if change.kind == 'create' and type(change.uri) == 'string' then
+      local buf = vim.uri_to_bufnr(change.uri)
+      if vim.api.nvim_buf_is_loaded(buf) then
+        -- noautocmd: a save would have the server re-verify the kernel it has just verified.
+        local ok, why = pcall(vim.api.nvim_buf_call, buf, function()
+          vim.cmd('silent noautocmd write')
+        end)
+        if ok then
+          table.insert(written, vim.fn.fnamemodify(vim.uri_to_fname(change.uri), ':t'))
+        else
+          notify('could not write ' .. vim.uri_to_fname(change.uri) .. ': ' .. tostring(why), levels.ERROR)
+        end
+      end
+    end
+  end
+  for _, change in ipairs(changes) do
+    local uri = type(change.textDocument) == 'table' and change.textDocument.uri
+    if uri then
+      local buf = vim.uri_to_bufnr(uri)
+      if vim.api.nvim_buf_is_loaded(buf) and vim.bo[buf].modified then
+        table.insert(unsaved, vim.fn.fnamemodify(vim.uri_to_fname(uri), ':t'))
+      end
+    end
+  end
+  if #written > 0 then
+    local rest = #unsaved > 0 and ('; ' .. table.concat(unsaved, ', ') .. ' changed, not saved yet (:w to keep it)') or ''
+    notify('wrote ' .. table.concat(written, ', ') .. rest)
+  end
+  return response
+end
+
 --- Answers `workspace/configuration` for our section from the (normalized) settings; other
 --- sections go to Neovim's default handler.
 function M._on_configuration(err, params, ctx, config)
@@ -247,6 +298,7 @@ function M.lsp_config()
     handlers = {
       [M.STATUS_NOTIFICATION] = M._on_status,
       ['$/progress'] = M._on_progress,
+      ['workspace/applyEdit'] = M._on_apply_edit,
       ['workspace/configuration'] = M._on_configuration,
     },
     on_exit = on_exit,

@@ -109,5 +109,5 @@ async fn reverify(
 }
 
 fn read(path: &Path) -> Result<String, String> {
-    std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    crate::analysis::read_source(path).map_err(|e| e.to_string())
 }

@@ -145,6 +145,7 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
         budget: settings.budget.unwrap_or(0),
         best_reward: None,
         current_path: Vec::new(),
+        call: None,
     };
     send_status(client, &job_id, &uri, report.line, &last, "running").await;
 
@@ -182,6 +183,16 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
     let outcome = loop {
         tokio::select! {
             Some(p) = rx.recv() => {
+                if let Some(c) = &p.call {
+                    // Each model call as it ends: minutes of calls are not one silent wait.
+                    if let Some(o) = &ongoing {
+                        o.report_with_message(
+                            format!("model call {}/{}: {}", p.llm_calls, p.budget, c.describe()),
+                            Some(true),
+                        ).await;
+                    }
+                    continue;
+                }
                 if let Some(o) = &ongoing {
                     let best = p.best_reward.map(|r| format!(", best reward {r:.3}")).unwrap_or_default();
                     o.report_with_message(

@@ -30,6 +30,13 @@ pub async fn one_shot<E: SearchEnv>(
     rec.finish(StopReason::Budget)
 }
 
+/// No search: the starting state is the answer (the `port` strategy, a verified port's root).
+pub fn start_only<S: Clone>(initial: S, root: Option<(f64, String)>) -> SearchOutcome<S> {
+    let mut rec = Recorder::new(initial);
+    rec.set_root(root);
+    rec.finish(StopReason::Budget)
+}
+
 /// Depth-first walk over the graph's best-ranked successors: apply the best successor, go deeper
 /// while steps pass, and on a failure or at the depth limit back up to the next-best sibling.
 pub async fn enumerate<E: SearchEnv, G: TechniqueGraph>(
@@ -37,11 +44,13 @@ pub async fn enumerate<E: SearchEnv, G: TechniqueGraph>(
     env: &mut E,
     initial: E::State,
     config: &McgsConfig,
+    root: Option<(f64, String)>,
     cancel: &CancellationToken,
     progress: &mut (dyn FnMut(&Progress) + Send),
 ) -> SearchOutcome<E::State> {
     let started = Instant::now();
     let mut rec = Recorder::new(initial);
+    rec.set_root(root);
     // (parent record id, technique, path of techniques to the parent)
     let mut stack: Vec<(usize, TechniqueId, Vec<TechniqueId>)> = Vec::new();
     push_successors(graph, &mut stack, 0, vec![INIT]);
@@ -129,6 +138,15 @@ impl<S: Clone> Recorder<S> {
         }
     }
 
+    /// A verified starting kernel is an answer in its own right.
+    fn set_root(&mut self, root: Option<(f64, String)>) {
+        if let Some((reward, note)) = root {
+            self.nodes[0].reward = Some(reward);
+            self.nodes[0].q = reward;
+            self.nodes[0].note = note;
+        }
+    }
+
     fn add(
         &mut self,
         parent: usize,
@@ -212,6 +230,7 @@ mod tests {
             &mut env,
             "0".into(),
             &cfg,
+            None,
             &CancellationToken::new(),
             &mut |_| {},
         )
@@ -240,6 +259,7 @@ mod tests {
             &mut env,
             "0".into(),
             &cfg,
+            None,
             &CancellationToken::new(),
             &mut |_| {},
         )

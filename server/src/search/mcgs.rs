@@ -232,11 +232,24 @@ impl EdgeStats {
 pub struct Mcgs<'g, G: TechniqueGraph> {
     graph: &'g G,
     config: McgsConfig,
+    /// The reward and note of a starting state that is itself a verified kernel (the port).
+    root: Option<(f64, String)>,
 }
 
 impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
     pub fn new(graph: &'g G, config: McgsConfig) -> Self {
-        Mcgs { graph, config }
+        Mcgs {
+            graph,
+            config,
+            root: None,
+        }
+    }
+
+    /// The initial state is a verified kernel with this reward: a possible answer, the value
+    /// every rollout has to beat.
+    pub fn from_kernel(mut self, reward: f64, note: String) -> Self {
+        self.root = Some((reward, note));
+        self
     }
 
     /// Runs the search from `initial` (the serial code) until the budget, the deadline, or
@@ -255,13 +268,17 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
         tree[0].applied = true;
         tree[0].passed = true;
         tree[0].state = Some(initial);
+        if let Some((reward, note)) = &self.root {
+            tree[0].reward = Some(*reward);
+            tree[0].note = note.clone();
+        }
         let mut edges = EdgeStats::default();
         let mut calls = 0usize;
         let mut tokens = 0u64;
         let mut iterations = Vec::new();
         // Re-selecting finished leaves costs no model call, so bound the iterations that apply nothing.
         let mut idle_iterations = 0usize;
-        let mut best_reward: Option<f64> = None;
+        let mut best_reward: Option<f64> = self.root.as_ref().map(|r| r.0);
 
         let stop = loop {
             if cancel.is_cancelled() {
@@ -601,12 +618,12 @@ fn record<S>(node: &mut Node<S>, step: StepResult<S>, calls_left: usize) -> (f64
     (node.reward.unwrap_or(-1.0), node.llm_calls)
 }
 
-/// The passed node with the highest reward (the earliest on ties): the search's answer.
+/// The passed node with the highest reward (the earliest on ties): the search's answer. The root
+/// is one when it was a verified kernel (it has a reward), never as the serial code.
 pub(crate) fn best_in(nodes: &[TraceNode]) -> Option<usize> {
     nodes
         .iter()
-        .skip(1)
-        .filter(|n| n.passed)
+        .filter(|n| n.passed && n.reward.is_some())
         .max_by(|a, b| {
             a.reward
                 .unwrap_or(-1.0)

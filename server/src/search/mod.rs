@@ -8,6 +8,8 @@ pub mod judge;
 pub mod mcgs;
 pub mod offload;
 pub mod offloader;
+pub mod port;
+pub mod start;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod workspace_edit;

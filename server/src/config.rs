@@ -256,6 +256,7 @@ impl Settings {
     pub fn search_settings(&self) -> crate::search::offloader::SearchSettings {
         crate::search::offloader::SearchSettings {
             max_tokens: self.max_tokens,
+            temperature: self.temperature,
             strategy: self.strategy,
             start: self.start,
             budget: self.budget as usize,

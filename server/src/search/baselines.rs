@@ -73,6 +73,7 @@ pub async fn enumerate<E: SearchEnv, G: TechniqueGraph>(
         let step = env
             .apply(&from, &path, technique, config.budget - rec.calls)
             .await;
+        let at_roofline = step.at_roofline && step.passed && step.judged;
         let id = rec.add(parent, technique, graph.name(technique), step);
         let depth = path.len();
         if rec.nodes[id].passed && depth < config.max_depth {
@@ -87,6 +88,9 @@ pub async fn enumerate<E: SearchEnv, G: TechniqueGraph>(
             best_reward: best_in(&rec.nodes).map(|b| rec.nodes[b].reward.unwrap_or(-1.0)),
             current_path: rec.path_names(id),
         });
+        if at_roofline {
+            break StopReason::Roofline;
+        }
     };
     rec.finish(stop)
 }
@@ -156,7 +160,12 @@ impl<S: Clone> Recorder<S> {
     ) -> usize {
         let id = self.nodes.len();
         let passed = step.passed && step.state.is_some();
-        let reward = if passed { step.reward } else { -1.0 };
+        // A step nothing judged (a verifier error) gets no reward: it is not the code's failure.
+        let reward = if passed {
+            Some(step.reward)
+        } else {
+            step.judged.then_some(-1.0)
+        };
         self.calls += step.llm_calls;
         self.tokens += step.tokens;
         self.nodes.push(TraceNode {
@@ -166,8 +175,8 @@ impl<S: Clone> Recorder<S> {
             technique_name: name,
             depth: self.nodes[parent].depth + 1,
             visits: 1,
-            q: reward,
-            reward: Some(reward),
+            q: reward.unwrap_or(0.0),
+            reward,
             passed,
             note: step.note,
             llm_calls: step.llm_calls,
@@ -180,7 +189,7 @@ impl<S: Clone> Recorder<S> {
             iteration: self.iterations.len() + 1,
             path,
             applied: vec![id],
-            value: reward,
+            value: reward.unwrap_or(0.0),
         });
         id
     }

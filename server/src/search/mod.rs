@@ -39,11 +39,22 @@ pub struct StepResult<S> {
     pub reward: f64,
     /// True when the step passed verification (compiled and, where a GPU exists, correct).
     pub passed: bool,
+    /// False when nothing judged the code (the verifier failed, the search was cancelled, the
+    /// model server gave no answer): no reward, not the candidate's failure.
+    #[serde(default = "yes")]
+    pub judged: bool,
+    /// A correct kernel at the roofline: the search has nothing left to find.
+    #[serde(default)]
+    pub at_roofline: bool,
     /// Model calls spent on this step (a repair attempt makes it 2).
     pub llm_calls: usize,
     pub tokens: u64,
     /// One line for traces and hovers: "speedup 312x", "nvcc: expected ';'", ...
     pub note: String,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Where the search is, reported after each iteration (the LSP turns it into `$/progress`).

@@ -31,6 +31,8 @@ const SHIPPED_GRAPH: &str = include_str!("../../../graph-data/regraph.json");
 pub struct SearchSettings {
     pub mcgs: McgsConfig,
     pub max_tokens: u32,
+    /// Temperature of first attempts; retries sample (see `llm::prompt::retry_request`).
+    pub temperature: f32,
     pub repairs: usize,
     pub reward_form: RewardForm,
     pub deadline: Option<Duration>,
@@ -47,6 +49,7 @@ impl Default for SearchSettings {
         SearchSettings {
             mcgs: McgsConfig::default(),
             max_tokens: 1536,
+            temperature: 0.0,
             repairs: 1,
             reward_form: RewardForm::default(),
             deadline: None,
@@ -130,11 +133,13 @@ impl Offloader {
                 region: req.region.clone(),
                 seed,
                 max_tokens: self.settings.max_tokens,
+                temperature: self.settings.temperature,
                 repairs: self.settings.repairs,
                 reward_form: self.settings.reward_form,
                 cancel: cancel.clone(),
                 deadline,
                 candidates: candidates.clone(),
+                applied: Mutex::default(),
             };
             let mut config = self.settings.mcgs.clone();
             config.budget = budget;
@@ -195,8 +200,11 @@ impl Offloader {
                 .map(|n| n.note.clone())
                 .unwrap_or_default();
             return Err(format!(
-                "no candidate passed verification ({tried} tried, {} model calls, {} tokens); last: {last}",
-                outcome.trace.llm_calls, outcome.trace.tokens
+                "no candidate passed verification ({tried} tried, {} model calls, {} tokens); last: {last}; started from the {} code: {}",
+                outcome.trace.llm_calls,
+                outcome.trace.tokens,
+                start.report.from.as_str(),
+                start.report.note
             ));
         };
         let screened = outcomes

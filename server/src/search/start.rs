@@ -88,7 +88,7 @@ pub async fn starting_point(
             attempt: 0,
             outcome: Some(outcome.clone()),
             answer_error: None,
-            reward: value,
+            reward: outcome.is_judgement().then_some(value),
             prompt_tokens: 0,
             completion_tokens: 0,
             seconds: started.elapsed().as_secs_f64(),

@@ -116,3 +116,32 @@ fn every_port_compiles_against_the_real_harness() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n\n"));
 }
+
+/// The ports of the benchmark's tasks, compiled alone (their GPU check is
+/// `bench --strategy port`); the tasks without one say why in that run's records.
+#[test]
+fn the_benchmark_tasks_ports_compile() {
+    if find_nvcc(None, &default_project_roots()).is_err() {
+        skip(Needs::Toolchain, "no nvcc (run scripts/setup)");
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/tasks/pareval");
+    let tasks = cuda_offload::bench::task::load_suite(&dir).unwrap();
+    let mut ported = 0;
+    let mut bad = Vec::new();
+    for t in &tasks {
+        let Ok(p) = port(&t.task.region) else {
+            continue;
+        };
+        ported += 1;
+        if let Err(e) = compile_alone(&t.task.region, &p.code) {
+            bad.push(format!("{}: {e}\n{}", t.id(), p.code));
+        }
+    }
+    assert!(
+        ported * 2 > tasks.len(),
+        "{ported} of {} ported",
+        tasks.len()
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n\n"));
+}

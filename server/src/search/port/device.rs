@@ -63,6 +63,14 @@ pub fn make_device(p: &Parsed, before: &Range<usize>, edits: &mut Edits) {
             let text: String = p.text(n).split_whitespace().collect();
             if let Some((_, ours)) = HOST_ONLY.iter().find(|(std, _)| *std == text) {
                 edits.replace(n.byte_range(), *ours);
+            } else if text.starts_with("std::numeric_limits<")
+                && n.parent()
+                    .is_none_or(|pa| pa.kind() != "qualified_identifier")
+            {
+                // The standard's limits are constexpr host functions; libcu++'s are the same
+                // values for both sides.
+                let at = n.start_byte();
+                edits.replace(at..at, "cuda::");
             }
         }
         if n.kind() == "function_definition" && n.end_byte() <= before.end {

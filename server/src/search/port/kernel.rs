@@ -206,9 +206,9 @@ impl<'a> Context<'a> {
     /// A map or stencil: every iteration as it is, one per thread.
     pub fn map(&self, two_d: bool) -> String {
         let k = self.kernel_name("kernel");
-        let body = self.body();
-        let (kernel, launch) = match (&self.nest.inner, two_d) {
-            (Some(inner), true) => {
+        let (kernel, launch) = match (&self.nest.inner, &self.nest.inner_body, two_d) {
+            (Some(inner), Some(inner_body), true) => {
+                let body = self.edits.apply(self.parsed.src, inner_body.clone());
                 let outer = &self.nest.outer;
                 let kernel = format!(
                     "__global__ void {k}({params}) {{\n{prelude}    const long long port_rows = {rows};\n    const long long port_cols = {cols};\n    for (long long port_y = (long long)blockIdx.y * blockDim.y + threadIdx.y; port_y < port_rows; port_y += (long long)gridDim.y * blockDim.y) {{\n        {oc}\n        for (long long port_x = (long long)blockIdx.x * blockDim.x + threadIdx.x; port_x < port_cols; port_x += (long long)gridDim.x * blockDim.x) {{\n            {ic}\n            {body}\n        }}\n    }}\n}}\n",
@@ -234,6 +234,7 @@ impl<'a> Context<'a> {
                 (kernel, launch)
             }
             _ => {
+                let body = self.body();
                 let kernel = format!(
                     "__global__ void {k}({params}) {{\n{prelude}{lp}}}\n",
                     params = self.params(),

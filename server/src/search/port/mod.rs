@@ -75,6 +75,16 @@ pub fn port(region: &OffloadRegion) -> Result<Port, NoPort> {
     let mut edits = device::Edits::default();
     device::make_device(&parsed, &nest.before, &mut edits);
     let mut ctx = kernel::Context::new(region, &parsed, &nest, edits)?;
+    // `cuda::std::numeric_limits`: the reductions' identities and the rewritten std ones.
+    ctx.include("cuda/std/limits");
+    if region.kind != LoopKind::Reduction
+        && let Some(r) = nest.after.first()
+    {
+        return Err(NoPort::new(format!(
+            "a statement after the loop (`{}`)",
+            region.source[r.clone()].lines().next().unwrap_or("").trim()
+        )));
+    }
     let (body, shape) = match region.kind {
         LoopKind::Map | LoopKind::Stencil => {
             let two_d = ctx.nest.inner.is_some() && ctx.inner_independent();

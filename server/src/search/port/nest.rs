@@ -57,11 +57,15 @@ pub struct Nest {
     pub before: Range<usize>,
     /// Declarations before the loop, in order.
     pub prelude: Vec<Range<usize>>,
+    /// Statements after the loop (a reduction's write-out of local accumulators).
+    pub after: Vec<Range<usize>>,
     pub outer: Counted,
     /// The inner loop of a perfect, rectangular nest of two independent loops (a 2-D mapping).
     pub inner: Option<Counted>,
-    /// The body of the innermost mapped loop (a statement, braces included).
+    /// The body of the outer loop (a statement, braces included).
     pub body: Range<usize>,
+    /// The body of the inner loop of a 2-D nest.
+    pub inner_body: Option<Range<usize>>,
     /// Byte range of the outer loop statement.
     pub outer_loop: Range<usize>,
     /// Lines (1-based, in the source) of the outer and inner loop, to find them in an analysis.
@@ -77,6 +81,7 @@ pub fn nest(p: &Parsed, region: &OffloadRegion) -> Result<Nest, NoPort> {
         .child_by_field_name("body")
         .ok_or_else(|| NoPort::new("the function has no body"))?;
     let mut prelude = Vec::new();
+    let mut after = Vec::new();
     let mut the_loop = None;
     let mut cursor = body.walk();
     for stmt in body.named_children(&mut cursor) {
@@ -90,12 +95,7 @@ pub fn nest(p: &Parsed, region: &OffloadRegion) -> Result<Nest, NoPort> {
                     first_line(p.text(stmt))
                 )));
             }
-            _ => {
-                return Err(NoPort::new(format!(
-                    "a statement after the loop (`{}`)",
-                    first_line(p.text(stmt))
-                )));
-            }
+            _ => after.push(stmt.byte_range()),
         }
     }
     let outer_node =
@@ -106,21 +106,27 @@ pub fn nest(p: &Parsed, region: &OffloadRegion) -> Result<Nest, NoPort> {
         .ok_or_else(|| NoPort::new("the loop has no body"))?;
     let inner_node = only_statement(outer_body).filter(|s| s.kind() == "for_statement");
     let inner = inner_node.and_then(|n| counted(p, n).ok().map(|c| (n, c)));
-    let (inner, body_range, inner_line) = match inner {
+    let (inner, inner_body, inner_line) = match inner {
         Some((n, c)) if !c.reads.contains(&outer.var) => {
             let b = n
                 .child_by_field_name("body")
                 .ok_or_else(|| NoPort::new("the inner loop has no body"))?;
-            (Some(c), b.byte_range(), Some(n.start_position().row + 1))
+            (
+                Some(c),
+                Some(b.byte_range()),
+                Some(n.start_position().row + 1),
+            )
         }
-        _ => (None, outer_body.byte_range(), None),
+        _ => (None, None, None),
     };
     Ok(Nest {
         before: 0..func.start_byte(),
         prelude,
+        after,
         outer,
         inner,
-        body: body_range,
+        body: outer_body.byte_range(),
+        inner_body,
         outer_loop: outer_node.byte_range(),
         outer_line: outer_node.start_position().row + 1,
         inner_line,

@@ -166,12 +166,6 @@ fn accumulators(ctx: &mut Context) -> Result<Vec<Accumulator>, NoPort> {
         .cloned()
         .collect();
     for q in candidates {
-        let scalar = Scalar::of(&q.elem_type).ok_or_else(|| {
-            NoPort::new(format!(
-                "the accumulator `{}` is of type `{}`, not a builtin scalar",
-                q.name, q.elem_type
-            ))
-        })?;
         let local = format!("port_acc_{}", q.name);
         let mut ops = Vec::new();
         let mut problem = None;
@@ -188,39 +182,29 @@ fn accumulators(ctx: &mut Context) -> Result<Vec<Accumulator>, NoPort> {
         if let Some(pr) = problem {
             return Err(NoPort::new(pr));
         }
+        if derefs.is_empty() {
+            // Written after the loop, from local accumulators.
+            continue;
+        }
+        let scalar = Scalar::of(&q.elem_type).ok_or_else(|| {
+            NoPort::new(format!(
+                "the accumulator `{}` is of type `{}`, not a builtin scalar",
+                q.name, q.elem_type
+            ))
+        })?;
         for d in &derefs {
             ctx.edits.replace(d.byte_range(), local.clone());
             if let Some(op) = update_op(p, *d, &q.name) {
                 ops.push(op?);
             }
         }
-        ops.dedup();
-        let op = match ops.as_slice() {
-            [op] => *op,
-            [] => {
-                return Err(NoPort::new(format!(
-                    "no update of the accumulator `{}` found",
-                    q.name
-                )));
-            }
-            _ => {
-                return Err(NoPort::new(format!(
-                    "the accumulator `{}` is updated with different operators",
-                    q.name
-                )));
-            }
-        };
+        let op = one_op(ops, &q.name)?;
         out.push(Accumulator {
             name: q.name.clone(),
             ty: q.elem_type.clone(),
             scalar,
             op,
         });
-    }
-    if out.is_empty() {
-        return Err(NoPort::new(
-            "the reduction has no scalar accumulator (a reduction into an array)",
-        ));
     }
     for r in &ctx.nest.prelude {
         let text = &ctx.parsed.src[r.clone()];
@@ -235,6 +219,112 @@ fn accumulators(ctx: &mut Context) -> Result<Vec<Accumulator>, NoPort> {
         }
     }
     Ok(out)
+}
+
+fn one_op(mut ops: Vec<Op>, name: &str) -> Result<Op, NoPort> {
+    ops.dedup();
+    match ops.as_slice() {
+        [op] => Ok(*op),
+        [] => Err(NoPort::new(format!(
+            "no update of the accumulator `{name}` found"
+        ))),
+        _ => Err(NoPort::new(format!(
+            "the accumulator `{name}` is updated with different operators"
+        ))),
+    }
+}
+
+/// A scalar declared before the loop with a start value and updated in the loop with one
+/// associative operator: `double sum = 0; for (...) sum += x[i];`, with its declaration.
+fn local_accumulators(ctx: &Context) -> Result<Vec<(Accumulator, usize)>, NoPort> {
+    let p = ctx.parsed;
+    let body = ctx.body_node();
+    let mut out = Vec::new();
+    for (k, r) in ctx.nest.prelude.iter().enumerate() {
+        let Some(decl) = p.root().descendant_for_byte_range(r.start, r.end) else {
+            continue;
+        };
+        let Some(ty) = decl
+            .child_by_field_name("type")
+            .map(|t| p.text(t).to_string())
+        else {
+            continue;
+        };
+        let mut cur = decl.walk();
+        let declarators: Vec<Node> = decl
+            .children_by_field_name("declarator", &mut cur)
+            .collect();
+        let [d] = declarators.as_slice() else {
+            continue;
+        };
+        if d.kind() != "init_declarator" {
+            continue;
+        }
+        let Some(name) = d
+            .child_by_field_name("declarator")
+            .filter(|n| n.kind() == "identifier")
+            .map(|n| p.text(n).to_string())
+        else {
+            continue;
+        };
+        let mut ops = Vec::new();
+        let mut err = None;
+        walk(body, &mut |n| {
+            if n.kind() == "identifier" && p.text(n) == name {
+                match update_op(p, n, &name) {
+                    Some(Ok(op)) => ops.push(op),
+                    Some(Err(e)) => err = Some(e),
+                    None if !read_in_own_update(p, n, &name) => {
+                        err = Some(NoPort::new(format!(
+                            "`{name}` is read in the loop outside its own update: a running value, not a reduction"
+                        )))
+                    }
+                    None => {}
+                }
+            }
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+        if ops.is_empty() {
+            continue;
+        }
+        let scalar = Scalar::of(&ty).ok_or_else(|| {
+            NoPort::new(format!(
+                "the accumulator `{name}` is of type `{ty}`, not a builtin scalar"
+            ))
+        })?;
+        let op = one_op(ops, &name)?;
+        out.push((
+            Accumulator {
+                name,
+                ty,
+                scalar,
+                op,
+            },
+            k,
+        ));
+    }
+    Ok(out)
+}
+
+/// Whether a read of `name` is part of its own update (`m = max(m, x)`) or of the condition of
+/// one (`if (x < m) m = x;`), where the partial value it reads is the thread's own.
+fn read_in_own_update(p: &super::nest::Parsed, n: Node, name: &str) -> bool {
+    let mut up = n.parent();
+    while let Some(u) = up {
+        match u.kind() {
+            "assignment_expression" => {
+                return u
+                    .child_by_field_name("left")
+                    .is_some_and(|l| p.text(l).trim() == name);
+            }
+            "condition_clause" => return true,
+            "compound_statement" | "expression_statement" | "for_statement" => return false,
+            _ => up = u.parent(),
+        }
+    }
+    false
 }
 
 /// `*acc`, `(*acc)` or `acc[0]` around the identifier `n`.
@@ -285,7 +375,7 @@ fn is_deref_of(p: &super::nest::Parsed, n: Node, name: &str) -> bool {
         }
     }
     let text: String = p.text(cur).chars().filter(|c| !c.is_whitespace()).collect();
-    text == format!("*{name}") || text == format!("{name}[0]")
+    text == format!("*{name}") || text == format!("{name}[0]") || text == name
 }
 
 /// The operator of the update whose target is the dereference `d`, or `None` where `d` is read.
@@ -391,7 +481,26 @@ fn conditional_update(
 
 /// Per-thread partials, the block's combination and one atomic per block.
 pub fn write(ctx: &mut Context) -> Result<(String, String), NoPort> {
+    let locals = local_accumulators(ctx)?;
     let accs = accumulators(ctx)?;
+    if !locals.is_empty() {
+        return write_locals(ctx, &accs, &locals);
+    }
+    if let Some(r) = ctx.nest.after.first() {
+        return Err(NoPort::new(format!(
+            "a statement after the loop (`{}`) and no local accumulator",
+            ctx.parsed.src[r.clone()]
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim()
+        )));
+    }
+    if accs.is_empty() {
+        return Err(NoPort::new(
+            "the reduction has no scalar accumulator (a reduction into an array)",
+        ));
+    }
     ctx.include("cuda/std/limits");
     let k = ctx.kernel_name("kernel");
     let mut locals = String::new();
@@ -458,3 +567,118 @@ template <typename T, typename Op> __device__ T port_block_reduce(T v, T identit
     return v;
 }
 ";
+
+/// Local accumulators: one thread runs the declarations and stores each accumulator's start
+/// value; the reduction combines every block into those values; one thread reads them back and
+/// runs the statements after the loop (the write-out).
+fn write_locals(
+    ctx: &mut Context,
+    accs: &[Accumulator],
+    locals: &[(Accumulator, usize)],
+) -> Result<(String, String), NoPort> {
+    ctx.include("cuda/std/limits");
+    let src = ctx.parsed.src;
+    let decl = |k: usize| ctx.edits.apply(src, ctx.nest.prelude[k].clone());
+    let others: String = (0..ctx.nest.prelude.len())
+        .filter(|k| !locals.iter().any(|(_, j)| j == k))
+        .map(|k| format!("    {}\n", decl(k)))
+        .collect();
+    let all: String = (0..ctx.nest.prelude.len())
+        .map(|k| format!("    {}\n", decl(k)))
+        .collect();
+    let parts_params: String = locals
+        .iter()
+        .map(|(a, _)| format!(", {}* port_part_{}", a.ty, a.name))
+        .collect();
+    let parts_args: String = locals
+        .iter()
+        .map(|(a, _)| format!(", port_part_{}", a.name))
+        .collect();
+    let params = format!("{}{parts_params}", ctx.params());
+    let args = format!("{}{parts_args}", ctx.args());
+    let mut starts = String::new();
+    let mut privates = String::new();
+    let mut reads = String::new();
+    let mut finish = String::new();
+    let mut alloc = String::new();
+    let mut free = String::new();
+    let mut reduce = |a: &Accumulator, value: &str, into: &str| -> Result<(), NoPort> {
+        let id = a.op.identity(&a.ty, a.scalar);
+        finish.push_str(&format!(
+            "    {value} = port_block_reduce<{ty}>({value}, {id}, [](const {ty}& a, const {ty}& b) -> {ty} {{ return {op}; }});\n    if (threadIdx.x == 0) {{\n            {combine}\n    }}\n",
+            ty = a.ty,
+            op = a.op.apply("a", "b"),
+            combine = a.combine(into, value)?,
+        ));
+        privates.push_str(&format!("    {} {value} = {id};\n", a.ty));
+        Ok(())
+    };
+    for a in accs {
+        reduce(a, &a.local(), &a.name)?;
+    }
+    for (a, _) in locals {
+        reduce(a, &a.name, &format!("port_part_{}", a.name))?;
+        starts.push_str(&format!("    *port_part_{n} = {n};\n", n = a.name));
+        reads.push_str(&format!("    {} {n} = *port_part_{n};\n", a.ty, n = a.name));
+        alloc.push_str(&format!(
+            "    {ty}* port_part_{n} = nullptr;\n    if (cudaMalloc(&port_part_{n}, sizeof({ty})) != cudaSuccess) return;\n",
+            ty = a.ty,
+            n = a.name
+        ));
+        free.push_str(&format!("    cudaFree(port_part_{});\n", a.name));
+    }
+    let after: String = ctx
+        .nest
+        .after
+        .iter()
+        .map(|r| format!("    {}\n", ctx.edits.apply(src, r.clone())))
+        .collect();
+    let (init, main, done) = (
+        ctx.kernel_name("start"),
+        ctx.kernel_name("kernel"),
+        ctx.kernel_name("finish"),
+    );
+    let body = ctx.body();
+    let outer = &ctx.nest.outer;
+    let blocks = if ctx.host_computable(outer) {
+        format!(
+            "    long long port_blocks = ({} + {}) / {BLOCK};\n    if (port_blocks < 1) port_blocks = 1;\n    if (port_blocks > 1056) port_blocks = 1056;\n",
+            outer.trips,
+            BLOCK - 1
+        )
+    } else {
+        "    const long long port_blocks = 1056;\n".to_string()
+    };
+    let code = format!(
+        "{BLOCK_REDUCE}
+__global__ void {init}({params}) {{
+{all}{starts}}}
+
+__global__ void {main}({params}) {{
+{others}{privates}{lp}{finish}}}
+
+__global__ void {done}({params}) {{
+{others}{reads}{after}}}
+
+{entry} {{
+{alloc}    {init}<<<1, 1>>>({args});
+{blocks}    {main}<<<(unsigned)port_blocks, {BLOCK}>>>({args});
+    {done}<<<1, 1>>>({args});
+{free}}}
+",
+        lp = ctx.grid_stride(&format!("        {body}\n")),
+        entry = ctx.entry(),
+    );
+    let ops: Vec<String> = accs
+        .iter()
+        .chain(locals.iter().map(|(a, _)| a))
+        .map(|a| format!("{:?} of `{}`", a.op, a.name).to_lowercase())
+        .collect();
+    Ok((
+        code,
+        format!(
+            "block reduction with warp shuffles and one atomic per block ({})",
+            ops.join(", ")
+        ),
+    ))
+}

@@ -187,3 +187,41 @@ fn what_cannot_be_ported_says_why() {
             .contains("no scalar accumulator")
     );
 }
+
+/// A whole-function reduction `void f(int n, const double* x, double* result)` with `body`, as a
+/// task declares one (the analysis outlines the loop alone).
+fn whole_reduction(body: &str) -> OffloadRegion {
+    let mut r = one(
+        "void f(int n, const double* x, double* result) {\n    for (int i = 0; i < n; ++i) result[i] = x[i];\n}\n",
+    );
+    r.params[2].extent = Some("1".into());
+    r.kind = LoopKind::Reduction;
+    r.whole_function = true;
+    r.source = format!("void f(int n, const double* x, double* result) {{\n{body}}}\n");
+    r
+}
+
+#[test]
+fn a_local_accumulator_is_reduced_and_written_out_after_the_loop() {
+    let r = whole_reduction(
+        "    double sum = 0.0;\n    for (int i = 0; i < n; ++i) sum += x[i];\n    *result = sum / n;\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(p.shape.contains("add of `sum`"), "{}", p.shape);
+    assert!(p.code.contains("*port_part_sum = sum;"), "{}", p.code);
+    assert!(
+        p.code
+            .contains("double sum = *port_part_sum;\n    *result = sum / n;"),
+        "{}",
+        p.code
+    );
+}
+
+#[test]
+fn a_running_value_is_no_reduction() {
+    let r = whole_reduction(
+        "    double total = 0.0;\n    double run = 0.0;\n    for (int i = 0; i < n; ++i) {\n        run += x[i];\n        total += run;\n    }\n    *result = total;\n",
+    );
+    let e = port(&r).unwrap_err();
+    assert!(e.reason.contains("`run` is read in the loop"), "{e}");
+}

@@ -130,6 +130,7 @@ impl<S: Clone> Recorder<S> {
             q: 0.0,
             reward: None,
             passed: true,
+            credited: true,
             note: String::new(),
             llm_calls: 0,
         };
@@ -178,6 +179,7 @@ impl<S: Clone> Recorder<S> {
             q: reward.unwrap_or(0.0),
             reward,
             passed,
+            credited: step.credited,
             note: step.note,
             llm_calls: step.llm_calls,
         });

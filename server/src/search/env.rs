@@ -362,6 +362,7 @@ impl ModelEnv<'_> {
             passed,
             judged,
             at_roofline,
+            credited: true,
             llm_calls: calls,
             tokens,
             note,
@@ -416,7 +417,15 @@ impl SearchEnv for ModelEnv<'_> {
             *n += 1;
             *n - 1
         };
-        self.step(&name, messages, calls_left, tries).await
+        let mut step = self.step(&name, messages, calls_left, tries).await;
+        if step.passed
+            && let Some(code) = &step.state
+            && let Err(why) = super::credit::credited(&name, from, code)
+        {
+            step.credited = false;
+            step.note = format!("{} (not credited with {name}: {why})", step.note);
+        }
+        step
     }
 
     async fn one_shot(

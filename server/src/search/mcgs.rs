@@ -122,6 +122,8 @@ pub struct TraceNode {
     /// None for children that were never applied.
     pub reward: Option<f64>,
     pub passed: bool,
+    /// False when the code does not show the technique: paths leave it out.
+    pub credited: bool,
     pub note: String,
     pub llm_calls: usize,
 }
@@ -177,6 +179,7 @@ struct Node<S> {
     state: Option<S>,
     reward: Option<f64>,
     passed: bool,
+    credited: bool,
     note: String,
     llm_calls: usize,
 }
@@ -196,6 +199,7 @@ impl<S> Node<S> {
             state: None,
             reward: None,
             passed: false,
+            credited: true,
             note: String::new(),
             llm_calls: 0,
         }
@@ -452,6 +456,7 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
                 q: n.q(),
                 reward: n.reward,
                 passed: n.passed,
+                credited: n.credited,
                 note: n.note.clone(),
                 llm_calls: n.llm_calls,
             })
@@ -670,6 +675,7 @@ fn record<S>(node: &mut Node<S>, step: StepResult<S>, calls_left: usize) -> (Opt
         return (None, spent);
     }
     node.applied = true;
+    node.credited = step.credited;
     node.passed = step.passed && step.state.is_some();
     node.reward = Some(if node.passed { step.reward } else { -1.0 });
     node.state = step.state;
@@ -714,12 +720,15 @@ pub(crate) fn best_candidate<S>(
         node: id,
         state: state_of(id).expect("a passed node has a state"),
         reward: nodes[id].reward.unwrap_or(-1.0),
+        // Only what the code did: a step that did not apply its technique is no step of the path.
         path: chain
             .iter()
+            .filter(|&&c| nodes[c].credited)
             .map(|&c| nodes[c].technique_name.clone())
             .collect(),
         step_rewards: chain
             .iter()
+            .filter(|&&c| nodes[c].credited)
             .map(|&c| nodes[c].reward.unwrap_or(-1.0))
             .collect(),
     })

@@ -3,6 +3,7 @@
 //! can be tested with a scripted environment; `env` (later) binds them to the model and verifier.
 
 pub mod baselines;
+pub mod credit;
 pub mod env;
 pub mod judge;
 pub mod mcgs;
@@ -46,6 +47,10 @@ pub struct StepResult<S> {
     /// A correct kernel at the roofline: the search has nothing left to find.
     #[serde(default)]
     pub at_roofline: bool,
+    /// False when the code does not show the technique (unchanged, or without its marks): the
+    /// path does not name it for this step.
+    #[serde(default = "yes")]
+    pub credited: bool,
     /// Model calls spent on this step (a repair attempt makes it 2).
     pub llm_calls: usize,
     pub tokens: u64,

@@ -448,3 +448,42 @@ async fn a_verified_start_is_an_answer_the_steps_must_beat() {
     assert!(best.path.is_empty());
     assert_eq!(best.reward, 0.4);
 }
+
+#[tokio::test]
+async fn a_path_names_only_the_techniques_the_code_shows() {
+    // A step whose code did not apply its technique stays a kernel (here the best one) but is no
+    // step of the reported path.
+    struct Uncredited(Scripted);
+    impl SearchEnv for Uncredited {
+        type State = String;
+        async fn apply(
+            &self,
+            from: &String,
+            path: &[TechniqueId],
+            technique: TechniqueId,
+            calls_left: usize,
+        ) -> StepResult<String> {
+            let mut r = self.0.apply(from, path, technique, calls_left).await;
+            r.credited = technique != 1;
+            r
+        }
+        async fn one_shot(
+            &mut self,
+            initial: &String,
+            style: OneShotStyle,
+            calls_left: usize,
+        ) -> StepResult<String> {
+            self.0.one_shot(initial, style, calls_left).await
+        }
+    }
+    let graph = diamond();
+    let env = Uncredited(Scripted::new(&[("0>1", 0.2), ("0>1>3", 0.9)], 0.1));
+    let cancel = CancellationToken::new();
+    let out = Mcgs::new(&graph, config(2, 3, 0.0))
+        .run(&env, "0".to_string(), &cancel, &mut |_| {})
+        .await;
+    let best = out.best.unwrap();
+    assert_eq!(best.state, "0>1>3");
+    assert_eq!(best.path, vec!["C"], "A was not applied by its code");
+    assert_eq!(best.step_rewards, vec![0.9]);
+}

@@ -13,6 +13,7 @@ use crate::llm::{BackendConfig, BackendKind, Timeouts};
 pub const CONFIG_FILE: &str = "cuda-offload.toml";
 
 pub use crate::search::offload::Strategy;
+pub use crate::search::port::Start;
 
 /// The resolved settings every command and the LSP work from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -42,6 +43,9 @@ pub struct Settings {
     /// answer is always timed again alone, and serial references are always timed alone.
     pub screening_runs: u32,
     pub strategy: Strategy,
+    /// Where a search starts: the generated port (verified first) or, as in the paper, the
+    /// serial code.
+    pub start: Start,
     pub nvcc: Option<PathBuf>,
     /// e.g. `sm_90`; `None`: the detected GPU's, else `sm_90`.
     pub gpu_arch: Option<String>,
@@ -73,6 +77,7 @@ impl Default for Settings {
             parallel: 1,
             screening_runs: 4,
             strategy: Strategy::Mcgs,
+            start: Start::Port,
             nvcc: None,
             gpu_arch: None,
             cassette: None,
@@ -100,6 +105,7 @@ pub struct SettingsLayer {
     pub parallel: Option<u32>,
     pub screening_runs: Option<u32>,
     pub strategy: Option<Strategy>,
+    pub start: Option<Start>,
     pub nvcc: Option<PathBuf>,
     pub gpu_arch: Option<String>,
     pub cassette: Option<PathBuf>,
@@ -160,6 +166,7 @@ impl Settings {
             parallel,
             screening_runs,
             strategy,
+            start,
             record
         );
         take!(connect_timeout_s, first_token_timeout_s, total_timeout_s);
@@ -254,7 +261,9 @@ impl Settings {
     pub fn search_settings(&self) -> crate::search::offloader::SearchSettings {
         crate::search::offloader::SearchSettings {
             max_tokens: self.max_tokens,
+            temperature: self.temperature,
             strategy: self.strategy,
+            start: self.start,
             budget: self.budget as usize,
             seed: self.seed,
             mcgs: crate::search::mcgs::McgsConfig {
@@ -367,6 +376,7 @@ pub fn from_env(env: impl Fn(&str) -> Option<String>) -> Result<SettingsLayer, C
         parallel: get(&env, "parallel")?,
         screening_runs: get(&env, "screening_runs")?,
         strategy: get::<EnumArg<Strategy>>(&env, "strategy")?.map(|e| e.0),
+        start: get::<EnumArg<Start>>(&env, "start")?.map(|e| e.0),
         nvcc: get(&env, "nvcc")?,
         gpu_arch: get(&env, "gpu_arch")?,
         cassette: get(&env, "cassette")?,
@@ -459,6 +469,9 @@ pub struct SettingsArgs {
     /// Screening runs of candidates that may share the GPU (1: each timed alone) [default: 4]
     #[arg(long)]
     pub screening_runs: Option<u32>,
+    /// Where a search starts: `port` (the generated, verified port) or `serial` (the paper's setting)
+    #[arg(long)]
+    pub start: Option<Start>,
     /// nvcc to use (file, or a CUDA root containing bin/nvcc)
     #[arg(long)]
     pub nvcc: Option<PathBuf>,
@@ -478,6 +491,7 @@ impl SettingsArgs {
             budget: self.budget,
             parallel: self.parallel,
             screening_runs: self.screening_runs,
+            start: self.start,
             nvcc: self.nvcc.clone(),
             gpu_arch: self.gpu_arch.clone(),
             ..self.model.layer()

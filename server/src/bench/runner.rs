@@ -415,6 +415,7 @@ mod run_tests {
                     llm_calls: 3,
                     tokens: 900,
                     trace: serde_json::Value::Null,
+                    start: None,
                     best_outcome: Some(VerifyOutcome::Correct(timing)),
                 })
             })

@@ -143,6 +143,26 @@ impl Baseline {
     }
 }
 
+/// Temperature of a retry: greedy decoding repeats the answer that just failed.
+pub const RETRY_TEMPERATURE: f32 = 0.7;
+
+/// The request of a retry (a repair, or a technique applied again to a node that failed):
+/// sampled at `temperature` (at least [`RETRY_TEMPERATURE`]) with a seed of its own.
+pub fn retry_request(
+    messages: Vec<Message>,
+    seed: u64,
+    retry: u64,
+    max_tokens: u32,
+    temperature: f32,
+) -> ChatRequest {
+    ChatRequest {
+        temperature: temperature.max(RETRY_TEMPERATURE),
+        // A different, reproducible seed per retry (splitmix64's increment spreads them).
+        seed: seed.wrapping_add(retry.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+        ..request(messages, seed, max_tokens)
+    }
+}
+
 /// A request with the defaults the search uses (temperature 0, given seed and token limit).
 pub fn request(messages: Vec<Message>, seed: u64, max_tokens: u32) -> ChatRequest {
     ChatRequest {
@@ -300,6 +320,31 @@ fn placeholders(template: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn retries_are_sampled_each_with_a_seed_of_its_own() {
+        let m = || vec![Message::user("x")];
+        let first = request(m(), 7, 100);
+        assert_eq!(first.temperature, 0.0);
+        let seeds: Vec<u64> = (1..5)
+            .map(|r| {
+                let q = retry_request(m(), 7, r, 100, 0.0);
+                assert!(q.temperature >= RETRY_TEMPERATURE);
+                q.seed
+            })
+            .collect();
+        let mut unique = seeds.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), seeds.len());
+        assert!(!seeds.contains(&7));
+        assert_eq!(
+            retry_request(m(), 7, 2, 100, 0.0).seed,
+            seeds[1],
+            "reproducible"
+        );
+        assert_eq!(retry_request(m(), 7, 1, 100, 1.2).temperature, 1.2);
+    }
     use crate::analysis::{InputSpec, LoopKind, WorkEstimate};
 
     fn param(

@@ -30,6 +30,13 @@ pub async fn one_shot<E: SearchEnv>(
     rec.finish(StopReason::Budget)
 }
 
+/// No search: the starting state is the answer (the `port` strategy, a verified port's root).
+pub fn start_only<S: Clone>(initial: S, root: Option<(f64, String)>) -> SearchOutcome<S> {
+    let mut rec = Recorder::new(initial);
+    rec.set_root(root);
+    rec.finish(StopReason::Budget)
+}
+
 /// Depth-first walk over the graph's best-ranked successors: apply the best successor, go deeper
 /// while steps pass, and on a failure or at the depth limit back up to the next-best sibling.
 pub async fn enumerate<E: SearchEnv, G: TechniqueGraph>(
@@ -37,11 +44,13 @@ pub async fn enumerate<E: SearchEnv, G: TechniqueGraph>(
     env: &mut E,
     initial: E::State,
     config: &McgsConfig,
+    root: Option<(f64, String)>,
     cancel: &CancellationToken,
     progress: &mut (dyn FnMut(&Progress) + Send),
 ) -> SearchOutcome<E::State> {
     let started = Instant::now();
     let mut rec = Recorder::new(initial);
+    rec.set_root(root);
     // (parent record id, technique, path of techniques to the parent)
     let mut stack: Vec<(usize, TechniqueId, Vec<TechniqueId>)> = Vec::new();
     push_successors(graph, &mut stack, 0, vec![INIT]);
@@ -64,6 +73,7 @@ pub async fn enumerate<E: SearchEnv, G: TechniqueGraph>(
         let step = env
             .apply(&from, &path, technique, config.budget - rec.calls)
             .await;
+        let at_roofline = step.at_roofline && step.passed && step.judged;
         let id = rec.add(parent, technique, graph.name(technique), step);
         let depth = path.len();
         if rec.nodes[id].passed && depth < config.max_depth {
@@ -79,6 +89,9 @@ pub async fn enumerate<E: SearchEnv, G: TechniqueGraph>(
             current_path: rec.path_names(id),
             call: None,
         });
+        if at_roofline {
+            break StopReason::Roofline;
+        }
     };
     rec.finish(stop)
 }
@@ -118,6 +131,7 @@ impl<S: Clone> Recorder<S> {
             q: 0.0,
             reward: None,
             passed: true,
+            credited: true,
             note: String::new(),
             llm_calls: 0,
         };
@@ -130,6 +144,15 @@ impl<S: Clone> Recorder<S> {
         }
     }
 
+    /// A verified starting kernel is an answer in its own right.
+    fn set_root(&mut self, root: Option<(f64, String)>) {
+        if let Some((reward, note)) = root {
+            self.nodes[0].reward = Some(reward);
+            self.nodes[0].q = reward;
+            self.nodes[0].note = note;
+        }
+    }
+
     fn add(
         &mut self,
         parent: usize,
@@ -139,7 +162,12 @@ impl<S: Clone> Recorder<S> {
     ) -> usize {
         let id = self.nodes.len();
         let passed = step.passed && step.state.is_some();
-        let reward = if passed { step.reward } else { -1.0 };
+        // A step nothing judged (a verifier error) gets no reward: it is not the code's failure.
+        let reward = if passed {
+            Some(step.reward)
+        } else {
+            step.judged.then_some(-1.0)
+        };
         self.calls += step.llm_calls;
         self.tokens += step.tokens;
         self.nodes.push(TraceNode {
@@ -149,9 +177,10 @@ impl<S: Clone> Recorder<S> {
             technique_name: name,
             depth: self.nodes[parent].depth + 1,
             visits: 1,
-            q: reward,
-            reward: Some(reward),
+            q: reward.unwrap_or(0.0),
+            reward,
             passed,
+            credited: step.credited,
             note: step.note,
             llm_calls: step.llm_calls,
         });
@@ -163,7 +192,7 @@ impl<S: Clone> Recorder<S> {
             iteration: self.iterations.len() + 1,
             path,
             applied: vec![id],
-            value: reward,
+            value: reward.unwrap_or(0.0),
         });
         id
     }
@@ -213,6 +242,7 @@ mod tests {
             &mut env,
             "0".into(),
             &cfg,
+            None,
             &CancellationToken::new(),
             &mut |_| {},
         )
@@ -241,6 +271,7 @@ mod tests {
             &mut env,
             "0".into(),
             &cfg,
+            None,
             &CancellationToken::new(),
             &mut |_| {},
         )

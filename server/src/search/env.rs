@@ -2,6 +2,7 @@
 //! technique (with examples from the graph edge), the verifier grades the answer, and one repair
 //! attempt gets the compiler or test error.
 
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -19,7 +20,7 @@ use crate::graph::ReGraph;
 use crate::llm::answer::{Launch, extract_kernel_or_launch};
 use crate::llm::prompt::{self, Baseline, Failure, Repair, TechniqueExample, TechniqueStep};
 use crate::llm::{CallControl, ChatModel};
-use crate::verify::{Protocol, RewardForm, VerifyOutcome, reward};
+use crate::verify::{Protocol, RewardForm, VerifyOutcome, judged_reward, reward};
 
 /// Grades one candidate for one region (the verifier, or its compile-only form without a GPU).
 pub trait Judge: Send + Sync {
@@ -62,7 +63,8 @@ pub struct CandidateRecord {
     pub outcome: Option<VerifyOutcome>,
     /// Why the answer could not be used, when it could not.
     pub answer_error: Option<String>,
-    pub reward: f64,
+    /// `None` where the candidate was not judged (a verifier error, a cancel, no usable answer).
+    pub reward: Option<f64>,
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
     pub seconds: f64,
@@ -167,6 +169,9 @@ pub struct ModelEnv<'g> {
     pub region: OffloadRegion,
     pub seed: u64,
     pub max_tokens: u32,
+    /// Temperature of a first attempt (0: greedy); retries sample at least at
+    /// [`prompt::RETRY_TEMPERATURE`].
+    pub temperature: f32,
     /// Repair attempts after a failed step (each one more model call).
     pub repairs: usize,
     pub reward_form: RewardForm,
@@ -174,6 +179,9 @@ pub struct ModelEnv<'g> {
     pub deadline: Option<Deadline>,
     pub candidates: Arc<Mutex<Vec<CandidateRecord>>>,
     pub on_call: Option<CallSink>,
+    /// Applications so far of each technique at each path: a node tried again after a failure
+    /// gets its retries' seeds, not the answer that failed.
+    pub applied: Mutex<HashMap<(Vec<TechniqueId>, TechniqueId), u64>>,
 }
 
 /// One model call and its grading.
@@ -198,17 +206,31 @@ impl ModelEnv<'_> {
         &self,
         label: &str,
         attempt: usize,
+        retry: u64,
         messages: Vec<crate::llm::Message>,
     ) -> Attempt {
         let started = Instant::now();
-        let request = prompt::request(messages, self.seed, self.max_tokens);
+        let request = if retry == 0 {
+            crate::llm::ChatRequest {
+                temperature: self.temperature,
+                ..prompt::request(messages, self.seed, self.max_tokens)
+            }
+        } else {
+            prompt::retry_request(
+                messages,
+                self.seed,
+                retry,
+                self.max_tokens,
+                self.temperature,
+            )
+        };
         let entry = self.region.gpu_entry_name();
         let mut record = CandidateRecord {
             technique: label.to_string(),
             attempt,
             outcome: None,
             answer_error: None,
-            reward: -1.0,
+            reward: None,
             prompt_tokens: 0,
             completion_tokens: 0,
             seconds: 0.0,
@@ -259,7 +281,8 @@ impl ModelEnv<'_> {
                                 &self.cancel,
                             )
                             .await;
-                        record.reward = reward(&outcome, self.reward_form);
+                        // A verifier error or a cancel is no judgement of the candidate.
+                        record.reward = judged_reward(&outcome, self.reward_form);
                         let repair = match &outcome {
                             VerifyOutcome::CompileError { .. } => {
                                 Some((Failure::Compile, outcome.summary()))
@@ -296,15 +319,19 @@ impl ModelEnv<'_> {
     }
 
     /// The first attempt, then repairs while the budget allows; the last attempt is the step.
+    /// `tries`: how often this step was made before (a failed node tried again): its calls are
+    /// all retries, sampled.
     async fn step(
         &self,
         label: &str,
         first: Vec<crate::llm::Message>,
         calls_left: usize,
+        tries: u64,
     ) -> StepResult<String> {
         let mut calls = 1;
         let mut tokens = 0;
-        let mut att = self.attempt(label, 0, first).await;
+        let per_try = self.repairs as u64 + 1;
+        let mut att = self.attempt(label, 0, tries * per_try, first).await;
         tokens += att.tokens;
         let mut repairs_done = 0;
         while let Some((failure, error)) = att.error_for_repair.clone() {
@@ -319,11 +346,24 @@ impl ModelEnv<'_> {
                 error: &error,
             }
             .messages();
-            att = self.attempt(label, repairs_done + 1, messages).await;
+            att = self
+                .attempt(
+                    label,
+                    repairs_done + 1,
+                    tries * per_try + repairs_done as u64 + 1,
+                    messages,
+                )
+                .await;
             tokens += att.tokens;
             calls += 1;
             repairs_done += 1;
         }
+        let judged = att.outcome.as_ref().is_none_or(VerifyOutcome::is_judgement)
+            && att.model_error.is_none();
+        let at_roofline = matches!(
+            &att.outcome,
+            Some(VerifyOutcome::Correct(t)) if t.roofline_fraction.is_some_and(|r| r >= AT_ROOFLINE)
+        );
         let (reward_value, passed, note) = match &att.outcome {
             Some(o) => {
                 let passed = matches!(
@@ -344,12 +384,18 @@ impl ModelEnv<'_> {
             state: att.code,
             reward: reward_value,
             passed,
+            judged,
+            at_roofline,
+            credited: true,
             llm_calls: calls,
             tokens,
             note,
         }
     }
 }
+
+/// A kernel at this fraction of the roofline ends the search: nothing is left to gain.
+pub const AT_ROOFLINE: f64 = 0.9;
 
 fn first_line(s: &str) -> String {
     s.lines().next().unwrap_or("").to_string()
@@ -389,7 +435,21 @@ impl SearchEnv for ModelEnv<'_> {
             code: from,
         }
         .messages();
-        self.step(&name, messages, calls_left).await
+        let tries = {
+            let mut applied = self.applied.lock().expect("applied lock");
+            let n = applied.entry((path.to_vec(), technique)).or_insert(0);
+            *n += 1;
+            *n - 1
+        };
+        let mut step = self.step(&name, messages, calls_left, tries).await;
+        if step.passed
+            && let Some(code) = &step.state
+            && let Err(why) = super::credit::credited(&name, from, code)
+        {
+            step.credited = false;
+            step.note = format!("{} (not credited with {name}: {why})", step.note);
+        }
+        step
     }
 
     async fn one_shot(
@@ -406,7 +466,7 @@ impl SearchEnv for ModelEnv<'_> {
         // The baselines get no repair: the paper's one-shot setting.
         let saved = self.repairs;
         self.repairs = 0;
-        let r = self.step(label, messages, calls_left).await;
+        let r = self.step(label, messages, calls_left, 0).await;
         self.repairs = saved;
         r
     }

@@ -103,8 +103,10 @@ pub enum StopReason {
     Budget,
     Deadline,
     Cancelled,
-    /// Every reachable path was tried to the depth limit or ended in a failed step.
+    /// Every reachable path was tried to the depth limit (failed steps are tried again).
     Exhausted,
+    /// A kernel reached the roofline: nothing is left to gain.
+    Roofline,
 }
 
 /// One node of the search tree, as the trace shows it.
@@ -120,6 +122,8 @@ pub struct TraceNode {
     /// None for children that were never applied.
     pub reward: Option<f64>,
     pub passed: bool,
+    /// False when the code does not show the technique: paths leave it out.
+    pub credited: bool,
     pub note: String,
     pub llm_calls: usize,
 }
@@ -175,6 +179,7 @@ struct Node<S> {
     state: Option<S>,
     reward: Option<f64>,
     passed: bool,
+    credited: bool,
     note: String,
     llm_calls: usize,
 }
@@ -194,6 +199,7 @@ impl<S> Node<S> {
             state: None,
             reward: None,
             passed: false,
+            credited: true,
             note: String::new(),
             llm_calls: 0,
         }
@@ -232,11 +238,24 @@ impl EdgeStats {
 pub struct Mcgs<'g, G: TechniqueGraph> {
     graph: &'g G,
     config: McgsConfig,
+    /// The reward and note of a starting state that is itself a verified kernel (the port).
+    root: Option<(f64, String)>,
 }
 
 impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
     pub fn new(graph: &'g G, config: McgsConfig) -> Self {
-        Mcgs { graph, config }
+        Mcgs {
+            graph,
+            config,
+            root: None,
+        }
+    }
+
+    /// The initial state is a verified kernel with this reward: a possible answer, the value
+    /// every rollout has to beat.
+    pub fn from_kernel(mut self, reward: f64, note: String) -> Self {
+        self.root = Some((reward, note));
+        self
     }
 
     /// Runs the search from `initial` (the serial code) until the budget, the deadline, or
@@ -255,17 +274,25 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
         tree[0].applied = true;
         tree[0].passed = true;
         tree[0].state = Some(initial);
+        if let Some((reward, note)) = &self.root {
+            tree[0].reward = Some(*reward);
+            tree[0].note = note.clone();
+        }
         let mut edges = EdgeStats::default();
         let mut calls = 0usize;
         let mut tokens = 0u64;
         let mut iterations = Vec::new();
         // Re-selecting finished leaves costs no model call, so bound the iterations that apply nothing.
         let mut idle_iterations = 0usize;
-        let mut best_reward: Option<f64> = None;
+        let mut best_reward: Option<f64> = self.root.as_ref().map(|r| r.0);
 
+        let mut at_roofline = false;
         let stop = loop {
             if cancel.is_cancelled() {
                 break StopReason::Cancelled;
+            }
+            if at_roofline {
+                break StopReason::Roofline;
             }
             if calls >= cfg.budget {
                 break StopReason::Budget;
@@ -283,9 +310,19 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
             let mut picks: Vec<Pick<E::State>> = Vec::new();
             let mut idle_path = None;
             while picks.len() < cfg.parallel.max(1).min(calls_left) {
-                let (path, leaf) = self.select(&mut tree);
-                if tree[leaf].applied {
-                    // A finished leaf (failed or at the depth limit): an iteration of its own.
+                let (mut path, mut leaf) = self.select(&mut tree);
+                if tree[leaf].applied
+                    && tree[leaf].passed
+                    && let Some(retry) = retry_candidate(&tree, &picks)
+                {
+                    // Selection ends at a finished leaf while a failed step could be tried
+                    // again: the budget goes to the retry, the least-tried first.
+                    leaf = retry;
+                    path = std::iter::once(0).chain(chain_of(&tree, retry)).collect();
+                }
+                if tree[leaf].applied && tree[leaf].passed {
+                    // A finished leaf (at the depth limit): an iteration of its own. A failed
+                    // leaf is applied again (sampled: see `SearchEnv::apply`).
                     if picks.is_empty() {
                         idle_path = Some(path);
                     }
@@ -353,14 +390,21 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
                         }
                         let left = pick.allowance - used;
                         tokens += step.tokens;
+                        at_roofline |= step.at_roofline && step.passed && step.judged;
                         let (r, spent) = record(&mut tree[cur], step, left);
                         used += spent;
                         calls += spent;
-                        applied.push(cur);
-                        seen.push(r);
+                        if let Some(r) = r {
+                            applied.push(cur);
+                            seen.push(r);
+                        }
+                    }
+                    // Nothing judged (the verifier failed, or a cancel): no value to back up.
+                    if seen.is_empty() {
+                        continue;
                     }
                     let value = seen.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-                    finished.push((path, applied, if value.is_finite() { value } else { -1.0 }));
+                    finished.push((path, applied, value));
                 }
                 idle_iterations = 0;
             }
@@ -413,6 +457,7 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
                 q: n.q(),
                 reward: n.reward,
                 passed: n.passed,
+                credited: n.credited,
                 note: n.note.clone(),
                 llm_calls: n.llm_calls,
             })
@@ -447,7 +492,8 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
             };
             cur = next;
             path.push(cur);
-            if !tree[cur].applied {
+            // An untried node, or one that failed and is tried again.
+            if !tree[cur].applied || !tree[cur].passed {
                 break;
             }
         }
@@ -501,7 +547,7 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
     }
 
     fn is_terminal<S>(&self, node: &Node<S>) -> bool {
-        (node.applied && !node.passed) || node.depth >= self.config.max_depth
+        node.depth >= self.config.max_depth
     }
 
     fn expand<S>(&self, tree: &mut Vec<Node<S>>, id: usize) {
@@ -579,6 +625,34 @@ struct Pick<S> {
     rng: ChaCha8Rng,
 }
 
+/// The failed node tried least (by model calls; the higher prior, then the older, on ties) whose
+/// parent passed, not already picked.
+fn retry_candidate<S>(tree: &[Node<S>], picks: &[Pick<S>]) -> Option<usize> {
+    (1..tree.len())
+        .filter(|&id| tree[id].applied && !tree[id].passed)
+        .filter(|&id| tree[id].parent.is_some_and(|p| tree[p].passed))
+        .filter(|&id| !picks.iter().any(|p| p.leaf == id))
+        .min_by(|&a, &b| {
+            tree[a]
+                .llm_calls
+                .cmp(&tree[b].llm_calls)
+                .then(tree[b].prior.total_cmp(&tree[a].prior))
+                .then(a.cmp(&b))
+        })
+}
+
+/// Node ids below the root down to `id`.
+fn chain_of<S>(tree: &[Node<S>], id: usize) -> Vec<usize> {
+    let mut chain = Vec::new();
+    let mut cur = Some(id);
+    while let Some(c) = cur.filter(|&c| c != 0) {
+        chain.push(c);
+        cur = tree[c].parent;
+    }
+    chain.reverse();
+    chain
+}
+
 /// Techniques from the root to `id`, the root's `INIT` first.
 fn techniques_to<S>(tree: &[Node<S>], id: usize) -> Vec<TechniqueId> {
     let mut techniques = Vec::new();
@@ -591,23 +665,30 @@ fn techniques_to<S>(tree: &[Node<S>], id: usize) -> Vec<TechniqueId> {
     techniques
 }
 
-/// Writes a step's result into its node; returns the node's reward and the model calls counted.
-fn record<S>(node: &mut Node<S>, step: StepResult<S>, calls_left: usize) -> (f64, usize) {
+/// Writes a step's result into its node (a node tried again keeps the calls of every try);
+/// returns the node's reward (`None` when nothing judged the step: the node stays untried) and
+/// the model calls counted.
+fn record<S>(node: &mut Node<S>, step: StepResult<S>, calls_left: usize) -> (Option<f64>, usize) {
+    let spent = step.llm_calls.min(calls_left);
+    node.llm_calls += spent;
+    node.note = step.note;
+    if !step.judged {
+        return (None, spent);
+    }
     node.applied = true;
-    node.llm_calls = step.llm_calls.min(calls_left);
+    node.credited = step.credited;
     node.passed = step.passed && step.state.is_some();
     node.reward = Some(if node.passed { step.reward } else { -1.0 });
-    node.note = step.note;
     node.state = step.state;
-    (node.reward.unwrap_or(-1.0), node.llm_calls)
+    (node.reward, spent)
 }
 
-/// The passed node with the highest reward (the earliest on ties): the search's answer.
+/// The passed node with the highest reward (the earliest on ties): the search's answer. The root
+/// is one when it was a verified kernel (it has a reward), never as the serial code.
 pub(crate) fn best_in(nodes: &[TraceNode]) -> Option<usize> {
     nodes
         .iter()
-        .skip(1)
-        .filter(|n| n.passed)
+        .filter(|n| n.passed && n.reward.is_some())
         .max_by(|a, b| {
             a.reward
                 .unwrap_or(-1.0)
@@ -640,12 +721,15 @@ pub(crate) fn best_candidate<S>(
         node: id,
         state: state_of(id).expect("a passed node has a state"),
         reward: nodes[id].reward.unwrap_or(-1.0),
+        // Only what the code did: a step that did not apply its technique is no step of the path.
         path: chain
             .iter()
+            .filter(|&&c| nodes[c].credited)
             .map(|&c| nodes[c].technique_name.clone())
             .collect(),
         step_rewards: chain
             .iter()
+            .filter(|&&c| nodes[c].credited)
             .map(|&c| nodes[c].reward.unwrap_or(-1.0))
             .collect(),
     })

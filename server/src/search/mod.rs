@@ -3,11 +3,14 @@
 //! can be tested with a scripted environment; `env` (later) binds them to the model and verifier.
 
 pub mod baselines;
+pub mod credit;
 pub mod env;
 pub mod judge;
 pub mod mcgs;
 pub mod offload;
 pub mod offloader;
+pub mod port;
+pub mod start;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod workspace_edit;
@@ -37,11 +40,26 @@ pub struct StepResult<S> {
     pub reward: f64,
     /// True when the step passed verification (compiled and, where a GPU exists, correct).
     pub passed: bool,
+    /// False when nothing judged the code (the verifier failed, the search was cancelled, the
+    /// model server gave no answer): no reward, not the candidate's failure.
+    #[serde(default = "yes")]
+    pub judged: bool,
+    /// A correct kernel at the roofline: the search has nothing left to find.
+    #[serde(default)]
+    pub at_roofline: bool,
+    /// False when the code does not show the technique (unchanged, or without its marks): the
+    /// path does not name it for this step.
+    #[serde(default = "yes")]
+    pub credited: bool,
     /// Model calls spent on this step (a repair attempt makes it 2).
     pub llm_calls: usize,
     pub tokens: u64,
     /// One line for traces and hovers: "speedup 312x", "nvcc: expected ';'", ...
     pub note: String,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// Where the search is, reported after each iteration and after each model call (the LSP turns

@@ -20,6 +20,8 @@ pub enum Strategy {
     Enumerate,
     Cot,
     Standard,
+    /// The generated port alone, no model call: the starting kernel every other search has.
+    Port,
 }
 
 impl Strategy {
@@ -29,6 +31,7 @@ impl Strategy {
             Strategy::Enumerate => "enumerate",
             Strategy::Cot => "cot",
             Strategy::Standard => "standard",
+            Strategy::Port => "port",
         }
     }
 }
@@ -75,6 +78,9 @@ pub struct OffloadSummary {
     pub tokens: u64,
     /// The whole search, for `--json` and debugging.
     pub trace: serde_json::Value,
+    /// What the search started from (the port or the serial code, and why).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<super::start::StartReport>,
     /// The verifier's outcome for the returned kernel (its timings), for the benchmark's records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best_outcome: Option<crate::verify::VerifyOutcome>,

@@ -14,6 +14,8 @@ use super::offload::{
     BoxFuture, OffloadRequest, OffloadRunner, OffloadSummary, PathSuggestion, ProgressSink,
     ReverifyOutcome, Strategy,
 };
+use super::port::Start;
+use super::start::starting_point;
 use super::workspace_edit;
 use crate::analysis::OffloadRegion;
 use crate::graph::ReGraph;
@@ -29,9 +31,13 @@ const SHIPPED_GRAPH: &str = include_str!("../../../graph-data/regraph.json");
 pub struct SearchSettings {
     pub mcgs: McgsConfig,
     pub max_tokens: u32,
+    /// Temperature of first attempts; retries sample (see `llm::prompt::retry_request`).
+    pub temperature: f32,
     pub repairs: usize,
     pub reward_form: RewardForm,
     pub deadline: Option<Duration>,
+    /// Where `mcgs` and `enumerate` start (the one-shot baselines always see the serial code).
+    pub start: Start,
     /// Used where a request leaves them open.
     pub strategy: Strategy,
     pub budget: usize,
@@ -43,9 +49,11 @@ impl Default for SearchSettings {
         SearchSettings {
             mcgs: McgsConfig::default(),
             max_tokens: 1536,
+            temperature: 0.0,
             repairs: 1,
             reward_form: RewardForm::default(),
             deadline: None,
+            start: Start::Port,
             strategy: Strategy::Mcgs,
             budget: 32,
             seed: 0,
@@ -81,11 +89,6 @@ impl Offloader {
         self.judge
             .ready()
             .map_err(|e| format!("cannot verify candidates: {e}"))?;
-        // A server that is not running is said now, with what to start, not after the search.
-        crate::llm::probe::preflight(&self.backend)
-            .await
-            .map_err(|e| e.to_string())?;
-        let model = connect(&self.backend).map_err(|e| e.to_string())?;
         let strategy = req.strategy.unwrap_or(self.settings.strategy);
         let budget = req.budget.unwrap_or(self.settings.budget);
         let seed = req.seed.unwrap_or(self.settings.seed);
@@ -95,81 +98,109 @@ impl Offloader {
             inner: self.judge.clone(),
             seen: outcomes.clone(),
         });
-        let deadline = self
-            .settings
-            .deadline
-            .map(|d| tokio::time::Instant::now() + d);
-        let progress: Arc<ProgressSink> = Arc::new(progress);
-        let calls_made = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let on_call: super::env::CallSink = {
-            let progress = progress.clone();
-            Arc::new(move |record: &CandidateRecord| {
-                let made = calls_made.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
-                progress(&super::Progress {
-                    iteration: 0,
-                    llm_calls: made,
-                    budget,
-                    best_reward: None,
-                    current_path: Vec::new(),
-                    call: Some(record.call_report()),
-                });
-            })
+        // The one-shot baselines write the whole kernel from the serial code, as in the paper.
+        let asked = match strategy {
+            Strategy::Port => Start::Port,
+            Strategy::Mcgs | Strategy::Enumerate => self.settings.start,
+            Strategy::Cot | Strategy::Standard => Start::Serial,
         };
-        let mut env = ModelEnv {
-            graph: GraphView {
+        let start = starting_point(
+            &req.region,
+            judge.as_ref(),
+            asked,
+            self.settings.reward_form,
+            &cancel,
+            &candidates,
+        )
+        .await;
+        let root = start.root();
+        if strategy != Strategy::Port {
+            // A server that is not running is said now, with what to start, not after the search.
+            crate::llm::probe::preflight(&self.backend)
+                .await
+                .map_err(|e| e.to_string())?;
+        }
+        let initial = start.state.clone();
+        let outcome: SearchOutcome<String> = if strategy == Strategy::Port {
+            baselines::start_only(initial, root)
+        } else {
+            let model = connect(&self.backend).map_err(|e| e.to_string())?;
+            let deadline = self
+                .settings
+                .deadline
+                .map(|d| tokio::time::Instant::now() + d);
+            let progress: Arc<ProgressSink> = Arc::new(progress);
+            let calls_made = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+            let on_call: super::env::CallSink = {
+                let progress = progress.clone();
+                Arc::new(move |record: &CandidateRecord| {
+                    let made = calls_made.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+                    progress(&super::Progress {
+                        iteration: 0,
+                        llm_calls: made,
+                        budget,
+                        best_reward: None,
+                        current_path: Vec::new(),
+                        call: Some(record.call_report()),
+                    });
+                })
+            };
+            let mut env = ModelEnv {
+                graph: GraphView {
+                    graph: &self.graph,
+                    kind: Some(req.region.kind),
+                },
+                model,
+                judge,
+                region: req.region.clone(),
+                seed,
+                max_tokens: self.settings.max_tokens,
+                temperature: self.settings.temperature,
+                repairs: self.settings.repairs,
+                reward_form: self.settings.reward_form,
+                cancel: cancel.clone(),
+                deadline,
+                candidates: candidates.clone(),
+                applied: Mutex::default(),
+                on_call: Some(on_call),
+            };
+            let mut config = self.settings.mcgs.clone();
+            config.budget = budget;
+            config.seed = seed;
+            config.deadline = self.settings.deadline;
+            let mut report = |p: &super::Progress| progress(p);
+            let view = GraphView {
                 graph: &self.graph,
                 kind: Some(req.region.kind),
-            },
-            model,
-            judge,
-            region: req.region.clone(),
-            seed,
-            max_tokens: self.settings.max_tokens,
-            repairs: self.settings.repairs,
-            reward_form: self.settings.reward_form,
-            cancel: cancel.clone(),
-            deadline,
-            candidates: candidates.clone(),
-            on_call: Some(on_call),
-        };
-        let mut config = self.settings.mcgs.clone();
-        config.budget = budget;
-        config.seed = seed;
-        config.deadline = self.settings.deadline;
-        let initial = req.region.source.clone();
-        let mut report = |p: &super::Progress| progress(p);
-        let view = GraphView {
-            graph: &self.graph,
-            kind: Some(req.region.kind),
-        };
-        let outcome: SearchOutcome<String> = match strategy {
-            Strategy::Mcgs => {
-                Mcgs::new(&view, config)
-                    .run(&env, initial, &cancel, &mut report)
+            };
+            match strategy {
+                Strategy::Mcgs => {
+                    let mut mcgs = Mcgs::new(&view, config);
+                    if let Some((reward, note)) = root {
+                        mcgs = mcgs.from_kernel(reward, note);
+                    }
+                    mcgs.run(&env, initial, &cancel, &mut report).await
+                }
+                Strategy::Enumerate => {
+                    baselines::enumerate(
+                        &view,
+                        &mut env,
+                        initial,
+                        &config,
+                        root,
+                        &cancel,
+                        &mut report,
+                    )
                     .await
-            }
-            Strategy::Enumerate => {
-                baselines::enumerate(&view, &mut env, initial, &config, &cancel, &mut report).await
-            }
-            Strategy::Cot => {
-                baselines::one_shot(
-                    &mut env,
-                    initial,
-                    OneShotStyle::ChainOfThought,
-                    budget,
-                    "cot",
-                )
-                .await
-            }
-            Strategy::Standard => {
-                baselines::one_shot(
-                    &mut env,
-                    initial,
-                    OneShotStyle::Standard,
-                    budget,
-                    "standard",
-                )
-                .await
+                }
+                Strategy::Cot | Strategy::Standard | Strategy::Port => {
+                    let (style, label) = if strategy == Strategy::Cot {
+                        (OneShotStyle::ChainOfThought, "cot")
+                    } else {
+                        (OneShotStyle::Standard, "standard")
+                    };
+                    baselines::one_shot(&mut env, initial, style, budget, label).await
+                }
             }
         };
         if cancel.is_cancelled() && outcome.best.is_none() {
@@ -177,6 +208,7 @@ impl Offloader {
         }
         let trace = serde_json::json!({
             "strategy": strategy.as_str(),
+            "start": start.report,
             "search": outcome.trace,
             "candidates": *candidates.lock().expect("candidates lock"),
         });
@@ -191,8 +223,11 @@ impl Offloader {
                 .map(|n| n.note.clone())
                 .unwrap_or_default();
             return Err(format!(
-                "no candidate passed verification ({tried} tried, {} model calls, {} tokens); last: {last}",
-                outcome.trace.llm_calls, outcome.trace.tokens
+                "no candidate passed verification ({tried} tried, {} model calls, {} tokens); last: {last}; started from the {} code: {}",
+                outcome.trace.llm_calls,
+                outcome.trace.tokens,
+                start.report.from.as_str(),
+                start.report.note
             ));
         };
         let screened = outcomes
@@ -240,6 +275,7 @@ impl Offloader {
             llm_calls: outcome.trace.llm_calls,
             tokens: outcome.trace.tokens,
             trace,
+            start: Some(start.report),
             best_outcome: verify_outcome,
         })
     }
@@ -429,6 +465,7 @@ mod tests {
     /// The LSP end-to-end test's search (tests/cassettes/lsp-saxpy.jsonl: enumerate, budget 1).
     async fn offload_saxpy(
         full: VerifyOutcome,
+        start: Start,
     ) -> (Result<OffloadSummary, String>, Vec<Protocol>, Vec<String>) {
         let cassette = root().join("server/tests/cassettes/lsp-saxpy.jsonl");
         let header: serde_json::Value = serde_json::from_str(
@@ -445,6 +482,7 @@ mod tests {
             model: header["model"].as_str().unwrap().to_string(),
             strategy: Strategy::Enumerate,
             budget: 1,
+            start,
             ..Settings::default()
         };
         let judge = Arc::new(TwoStage {
@@ -479,7 +517,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_answer_is_timed_again_by_the_full_protocol() {
-        let (result, asked, events) = offload_saxpy(correct(250.0)).await;
+        let (result, asked, events) = offload_saxpy(correct(250.0), Start::Serial).await;
         let summary = result.expect("the cassette's kernel passes");
         assert_eq!(asked, vec![Protocol::Screening, Protocol::Full]);
         // The judge's hold covers the model's answer and is given back before any judging.
@@ -508,9 +546,39 @@ mod tests {
             seed: 1004,
             check: "timed sample 4".into(),
         };
-        let (result, _, _) = offload_saxpy(wrong).await;
+        let (result, _, _) = offload_saxpy(wrong, Start::Serial).await;
         let err = result.expect_err("no kernel that failed a check");
         assert!(err.contains("failed its full verification"), "{err}");
         assert!(err.contains("wrong"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn a_search_starts_from_the_verified_port_which_stays_the_answer_unless_beaten() {
+        let (result, asked, events) = offload_saxpy(correct(250.0), Start::Port).await;
+        let summary = result.expect("the port passes");
+        // The port is judged before any model call. The cassette holds no answer to a prompt
+        // that starts from the port, so the one model call fails: the port is the answer and is
+        // timed in full.
+        assert_eq!(
+            events[..2],
+            ["judged (Screening)".to_string(), "model asked".to_string()]
+        );
+        assert_eq!(asked, vec![Protocol::Screening, Protocol::Full]);
+        let start = summary.start.expect("a start report");
+        assert_eq!(start.from, Start::Port);
+        assert_eq!(start.shape.as_deref(), Some("1-D grid-stride map"));
+        assert!(
+            summary.path.is_empty(),
+            "no technique applied: {:?}",
+            summary.path
+        );
+        assert!(
+            summary.kernel_source.contains("port generator"),
+            "{}",
+            summary.kernel_source
+        );
+        let records = summary.trace["candidates"].as_array().unwrap();
+        assert_eq!(records[0]["technique"], "port");
+        assert_eq!(summary.trace["start"]["from"], "port");
     }
 }

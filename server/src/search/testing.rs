@@ -43,6 +43,10 @@ pub struct Scripted {
     pub calls_per_step: usize,
     pub log: Mutex<Vec<String>>,
     pub cancel_after: Option<(usize, CancellationToken)>,
+    /// States whose verification is a verifier error (no judgement).
+    pub unjudged: std::collections::HashSet<String>,
+    /// The state that is a kernel at the roofline.
+    pub at_roofline: Option<String>,
 }
 
 impl Scripted {
@@ -53,6 +57,8 @@ impl Scripted {
             calls_per_step: 1,
             log: Mutex::default(),
             cancel_after: None,
+            unjudged: Default::default(),
+            at_roofline: None,
         }
     }
 }
@@ -85,10 +91,15 @@ impl SearchEnv for Scripted {
             token.cancel();
         }
         let reward = self.rewards.get(&state).copied().unwrap_or(self.default);
+        let judged = !self.unjudged.contains(&state);
+        let at_roofline = self.at_roofline.as_deref() == Some(state.as_str());
         StepResult {
             state: Some(state),
             reward,
-            passed: reward > -1.0,
+            passed: reward > -1.0 && judged,
+            judged,
+            at_roofline,
+            credited: true,
             llm_calls: self.calls_per_step.min(calls_left),
             tokens: 10,
             note: String::new(),
@@ -111,6 +122,9 @@ impl SearchEnv for Scripted {
             state: Some(state),
             reward,
             passed: reward > -1.0,
+            judged: true,
+            at_roofline: false,
+            credited: true,
             llm_calls: 1.min(calls_left),
             tokens: 10,
             note: String::new(),

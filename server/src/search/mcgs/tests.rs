@@ -370,3 +370,120 @@ async fn cancellation_lets_the_steps_in_flight_finish_and_starts_no_other() {
     let applied: usize = out.trace.iterations.iter().map(|i| i.applied.len()).sum();
     assert_eq!(applied, log.len(), "every step that ran is in the tree");
 }
+
+#[tokio::test]
+async fn a_failed_node_is_tried_again_and_the_whole_budget_is_spent() {
+    // init -> A, B; A always fails, B passes at the depth limit: the search does not stop when
+    // it has tried each once, it retries A (a retry is sampled: see `SearchEnv::apply`).
+    let graph = Graph::new(&["init", "A", "B"], &[(0, 1, 0.9), (0, 2, 0.5)]);
+    let env = Scripted::new(&[("0>1", -1.0), ("0>2", 0.3)], -1.0);
+    let out = run(&graph, config(6, 1, 0.0), &env).await;
+    assert_eq!(
+        out.trace.stop,
+        StopReason::Budget,
+        "{:?} {:?}",
+        env.log(),
+        iteration_paths(&out)
+    );
+    assert_eq!(out.trace.llm_calls, 6);
+    let log = env.log();
+    assert!(
+        log.iter().filter(|s| *s == "0>1").count() >= 2,
+        "A tried again: {log:?}"
+    );
+    let a = out
+        .trace
+        .nodes
+        .iter()
+        .find(|n| n.technique_name == "A")
+        .unwrap();
+    assert_eq!(
+        a.llm_calls,
+        log.iter().filter(|s| *s == "0>1").count(),
+        "the node keeps the calls of every try"
+    );
+}
+
+#[tokio::test]
+async fn a_step_nothing_judged_gets_no_reward() {
+    let graph = Graph::new(&["init", "A", "B"], &[(0, 1, 0.9), (0, 2, 0.5)]);
+    let mut env = Scripted::new(&[("0>2", 0.3)], 0.5);
+    env.unjudged.insert("0>1".into());
+    let out = run(&graph, config(3, 1, 0.0), &env).await;
+    let a = out
+        .trace
+        .nodes
+        .iter()
+        .find(|n| n.technique_name == "A")
+        .unwrap();
+    assert_eq!(a.reward, None, "a verifier error is not the candidate's -1");
+    assert!(
+        out.trace.iterations.iter().all(|it| it.value > -1.0),
+        "nothing backed up for it: {:?}",
+        out.trace.iterations
+    );
+}
+
+#[tokio::test]
+async fn a_kernel_at_the_roofline_ends_the_search() {
+    let graph = diamond();
+    let mut env = Scripted::new(&[("0>1", 0.2), ("0>1>3", 0.95)], 0.1);
+    env.at_roofline = Some("0>1>3".into());
+    let out = run(&graph, config(30, 3, 0.0), &env).await;
+    assert_eq!(out.trace.stop, StopReason::Roofline);
+    assert_eq!(env.log(), vec!["0>1", "0>1>3"]);
+}
+
+#[tokio::test]
+async fn a_verified_start_is_an_answer_the_steps_must_beat() {
+    let graph = diamond();
+    let env = Scripted::new(&[], 0.1);
+    let cancel = CancellationToken::new();
+    let out = Mcgs::new(&graph, config(2, 3, 0.0))
+        .from_kernel(0.4, "port".into())
+        .run(&env, "0".to_string(), &cancel, &mut |_| {})
+        .await;
+    let best = out.best.unwrap();
+    assert_eq!(best.node, 0, "no step beat the start");
+    assert!(best.path.is_empty());
+    assert_eq!(best.reward, 0.4);
+}
+
+#[tokio::test]
+async fn a_path_names_only_the_techniques_the_code_shows() {
+    // A step whose code did not apply its technique stays a kernel (here the best one) but is no
+    // step of the reported path.
+    struct Uncredited(Scripted);
+    impl SearchEnv for Uncredited {
+        type State = String;
+        async fn apply(
+            &self,
+            from: &String,
+            path: &[TechniqueId],
+            technique: TechniqueId,
+            calls_left: usize,
+        ) -> StepResult<String> {
+            let mut r = self.0.apply(from, path, technique, calls_left).await;
+            r.credited = technique != 1;
+            r
+        }
+        async fn one_shot(
+            &mut self,
+            initial: &String,
+            style: OneShotStyle,
+            calls_left: usize,
+        ) -> StepResult<String> {
+            self.0.one_shot(initial, style, calls_left).await
+        }
+    }
+    let graph = diamond();
+    let env = Uncredited(Scripted::new(&[("0>1", 0.2), ("0>1>3", 0.9)], 0.1));
+    let cancel = CancellationToken::new();
+    let out = Mcgs::new(&graph, config(2, 3, 0.0))
+        .run(&env, "0".to_string(), &cancel, &mut |_| {})
+        .await;
+    let best = out.best.unwrap();
+    assert_eq!(best.state, "0>1>3");
+    assert_eq!(best.path, vec!["C"], "A was not applied by its code");
+    assert_eq!(best.step_rewards, vec![0.9]);
+}

@@ -1,0 +1,684 @@
+//! A reduction: each thread folds its iterations into a private copy of every accumulator
+//! (started at the operator's identity), the block combines the copies with warp shuffles, and
+//! one thread per block folds the block's value into the accumulator with one atomic.
+
+use tree_sitter::Node;
+
+use super::NoPort;
+use super::kernel::{BLOCK, Context};
+use super::nest::{op_of, walk};
+use super::types::Scalar;
+use crate::analysis::Access;
+
+/// The associative operator of an accumulator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    Add,
+    Mul,
+    Max,
+    Min,
+    And,
+    Or,
+    BitAnd,
+    BitOr,
+    BitXor,
+}
+
+impl Op {
+    /// `a op b` in C.
+    pub fn apply(self, a: &str, b: &str) -> String {
+        match self {
+            Op::Add => format!("{a} + {b}"),
+            Op::Mul => format!("{a} * {b}"),
+            Op::Max => format!("({a} < {b}) ? {b} : {a}"),
+            Op::Min => format!("({b} < {a}) ? {b} : {a}"),
+            Op::And => format!("{a} && {b}"),
+            Op::Or => format!("{a} || {b}"),
+            Op::BitAnd => format!("{a} & {b}"),
+            Op::BitOr => format!("{a} | {b}"),
+            Op::BitXor => format!("{a} ^ {b}"),
+        }
+    }
+
+    fn identity(self, ty: &str, s: Scalar) -> String {
+        let lim = format!("cuda::std::numeric_limits<{ty}>");
+        match (self, s.is_float()) {
+            (Op::Add | Op::Or | Op::BitOr | Op::BitXor, _) => format!("({ty})0"),
+            (Op::Mul | Op::And, _) => format!("({ty})1"),
+            (Op::BitAnd, _) => format!("({ty})(~({ty})0)"),
+            (Op::Max, true) => format!("-{lim}::infinity()"),
+            (Op::Max, false) => format!("{lim}::lowest()"),
+            (Op::Min, true) => format!("{lim}::infinity()"),
+            (Op::Min, false) => format!("{lim}::max()"),
+        }
+    }
+
+    fn from_compound(op: &str) -> Option<Op> {
+        Some(match op {
+            "+=" | "-=" => Op::Add,
+            "*=" => Op::Mul,
+            "&=" => Op::BitAnd,
+            "|=" => Op::BitOr,
+            "^=" => Op::BitXor,
+            _ => return None,
+        })
+    }
+
+    fn from_binary(op: &str, acc_on_left: bool) -> Option<Op> {
+        Some(match op {
+            "+" => Op::Add,
+            "-" if acc_on_left => Op::Add,
+            "*" => Op::Mul,
+            "&&" => Op::And,
+            "||" => Op::Or,
+            "&" => Op::BitAnd,
+            "|" => Op::BitOr,
+            "^" => Op::BitXor,
+            _ => return None,
+        })
+    }
+
+    /// `max`/`min` as the usual spellings call them.
+    pub fn from_call(name: &str) -> Option<Op> {
+        let base = name.rsplit("::").next().unwrap_or(name);
+        match base {
+            "max" | "fmax" | "fmaxf" | "fmaxl" | "MAX" | "port_max" => Some(Op::Max),
+            "min" | "fmin" | "fminf" | "fminl" | "MIN" | "port_min" => Some(Op::Min),
+            _ => None,
+        }
+    }
+}
+
+struct Accumulator {
+    name: String,
+    ty: String,
+    scalar: Scalar,
+    op: Op,
+}
+
+impl Accumulator {
+    fn local(&self) -> String {
+        format!("port_acc_{}", self.name)
+    }
+
+    /// The block's value `v` folded into `*p` by one thread.
+    fn combine(&self, p: &str, v: &str) -> Result<String, NoPort> {
+        let (s, ty) = (self.scalar, &self.ty);
+        let native = |f: &str| format!("{f}({p}, {v});");
+        let wide = |f: &str| {
+            format!("{f}(reinterpret_cast<unsigned long long*>({p}), (unsigned long long){v});")
+        };
+        Ok(match (self.op, s) {
+            (Op::Add, _) if s.atomic_add(ty, p, v).is_some() => {
+                format!("{};", s.atomic_add(ty, p, v).expect("checked"))
+            }
+            (Op::Max, Scalar::Signed(4) | Scalar::Unsigned(4)) => native("atomicMax"),
+            (Op::Min, Scalar::Signed(4) | Scalar::Unsigned(4)) => native("atomicMin"),
+            (Op::Max, Scalar::Signed(8)) => {
+                format!("atomicMax(reinterpret_cast<long long*>({p}), (long long){v});")
+            }
+            (Op::Min, Scalar::Signed(8)) => {
+                format!("atomicMin(reinterpret_cast<long long*>({p}), (long long){v});")
+            }
+            (Op::Max, Scalar::Unsigned(8)) => wide("atomicMax"),
+            (Op::Min, Scalar::Unsigned(8)) => wide("atomicMin"),
+            (Op::BitAnd, Scalar::Signed(4) | Scalar::Unsigned(4)) => native("atomicAnd"),
+            (Op::BitOr, Scalar::Signed(4) | Scalar::Unsigned(4)) => native("atomicOr"),
+            (Op::BitXor, Scalar::Signed(4) | Scalar::Unsigned(4)) => native("atomicXor"),
+            (Op::BitAnd, Scalar::Signed(8) | Scalar::Unsigned(8)) => wide("atomicAnd"),
+            (Op::BitOr, Scalar::Signed(8) | Scalar::Unsigned(8)) => wide("atomicOr"),
+            (Op::BitXor, Scalar::Signed(8) | Scalar::Unsigned(8)) => wide("atomicXor"),
+            // The absorbing value is the only one any block writes: the stores do not race.
+            (Op::And, Scalar::Bool) => format!("if (!{v}) *{p} = false;"),
+            (Op::Or, Scalar::Bool) => format!("if ({v}) *{p} = true;"),
+            (op, _) if matches!(s.bytes(), 4 | 8) => {
+                let w = if s.bytes() == 4 {
+                    "unsigned int"
+                } else {
+                    "unsigned long long"
+                };
+                format!(
+                    "{w}* port_w = reinterpret_cast<{w}*>({p});\n            {w} port_old = *port_w, port_seen;\n            do {{\n                port_seen = port_old;\n                {ty} port_cur, port_next;\n                memcpy(&port_cur, &port_seen, sizeof port_cur);\n                port_next = {next};\n                {w} port_bits;\n                memcpy(&port_bits, &port_next, sizeof port_bits);\n                port_old = atomicCAS(port_w, port_seen, port_bits);\n            }} while (port_old != port_seen);",
+                    next = op.apply("port_cur", v)
+                )
+            }
+            (op, _) => {
+                return Err(NoPort::new(format!(
+                    "no atomic for a {op:?} reduction of `{ty}` `{}`",
+                    self.name
+                )));
+            }
+        })
+    }
+}
+
+/// The accumulators' uses in the body: each dereference becomes the thread's private copy; the
+/// operator is read off the updates.
+fn accumulators(ctx: &mut Context) -> Result<Vec<Accumulator>, NoPort> {
+    let p = ctx.parsed;
+    let body = ctx.body_node();
+    let mut out = Vec::new();
+    let candidates: Vec<_> = ctx
+        .region
+        .params
+        .iter()
+        .filter(|q| q.is_array && q.access != Access::Read && q.extent.as_deref() == Some("1"))
+        .cloned()
+        .collect();
+    for q in candidates {
+        let local = format!("port_acc_{}", q.name);
+        let mut ops = Vec::new();
+        let mut problem = None;
+        let mut derefs = Vec::new();
+        walk(body, &mut |n| {
+            if n.kind() != "identifier" || p.text(n) != q.name {
+                return;
+            }
+            match deref_of(p, n) {
+                Some(d) => derefs.push(d),
+                None => problem = Some(format!("`{}` is used as a pointer", q.name)),
+            }
+        });
+        if let Some(pr) = problem {
+            return Err(NoPort::new(pr));
+        }
+        if derefs.is_empty() {
+            // Written after the loop, from local accumulators.
+            continue;
+        }
+        let scalar = Scalar::of(&q.elem_type).ok_or_else(|| {
+            NoPort::new(format!(
+                "the accumulator `{}` is of type `{}`, not a builtin scalar",
+                q.name, q.elem_type
+            ))
+        })?;
+        for d in &derefs {
+            ctx.edits.replace(d.byte_range(), local.clone());
+            if let Some(op) = update_op(p, *d, &q.name) {
+                ops.push(op?);
+            }
+        }
+        let op = one_op(ops, &q.name)?;
+        out.push(Accumulator {
+            name: q.name.clone(),
+            ty: q.elem_type.clone(),
+            scalar,
+            op,
+        });
+    }
+    for r in &ctx.nest.prelude {
+        let text = &ctx.parsed.src[r.clone()];
+        if let Some(a) = out
+            .iter()
+            .find(|a| crate::analysis::mentions_word(text, &a.name))
+        {
+            return Err(NoPort::new(format!(
+                "a declaration before the loop reads the accumulator `{}`",
+                a.name
+            )));
+        }
+    }
+    Ok(out)
+}
+
+fn one_op(mut ops: Vec<Op>, name: &str) -> Result<Op, NoPort> {
+    ops.dedup();
+    match ops.as_slice() {
+        [op] => Ok(*op),
+        [] => Err(NoPort::new(format!(
+            "no update of the accumulator `{name}` found"
+        ))),
+        _ => Err(NoPort::new(format!(
+            "the accumulator `{name}` is updated with different operators"
+        ))),
+    }
+}
+
+/// A scalar declared before the loop with a start value and updated in the loop with one
+/// associative operator: `double sum = 0; for (...) sum += x[i];`, with its declaration.
+fn local_accumulators(ctx: &Context) -> Result<Vec<(Accumulator, usize)>, NoPort> {
+    let p = ctx.parsed;
+    let body = ctx.body_node();
+    let mut out = Vec::new();
+    for (k, r) in ctx.nest.prelude.iter().enumerate() {
+        let Some(decl) = p.root().descendant_for_byte_range(r.start, r.end) else {
+            continue;
+        };
+        let Some(ty) = decl
+            .child_by_field_name("type")
+            .map(|t| p.text(t).to_string())
+        else {
+            continue;
+        };
+        let mut cur = decl.walk();
+        let declarators: Vec<Node> = decl
+            .children_by_field_name("declarator", &mut cur)
+            .collect();
+        let [d] = declarators.as_slice() else {
+            continue;
+        };
+        if d.kind() != "init_declarator" {
+            continue;
+        }
+        let Some(name) = d
+            .child_by_field_name("declarator")
+            .filter(|n| n.kind() == "identifier")
+            .map(|n| p.text(n).to_string())
+        else {
+            continue;
+        };
+        let mut ops = Vec::new();
+        let mut err = None;
+        walk(body, &mut |n| {
+            if n.kind() == "identifier" && p.text(n) == name {
+                match update_op(p, n, &name) {
+                    Some(Ok(op)) => ops.push(op),
+                    Some(Err(e)) => err = Some(e),
+                    None if !read_in_own_update(p, n, &name) => {
+                        err = Some(NoPort::new(format!(
+                            "`{name}` is read in the loop outside its own update: a running value, not a reduction"
+                        )))
+                    }
+                    None => {}
+                }
+            }
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+        if ops.is_empty() {
+            continue;
+        }
+        let scalar = Scalar::of(&ty).ok_or_else(|| {
+            NoPort::new(format!(
+                "the accumulator `{name}` is of type `{ty}`, not a builtin scalar"
+            ))
+        })?;
+        let op = one_op(ops, &name)?;
+        out.push((
+            Accumulator {
+                name,
+                ty,
+                scalar,
+                op,
+            },
+            k,
+        ));
+    }
+    Ok(out)
+}
+
+/// Whether a read of `name` is part of its own update (`m = max(m, x)`) or of the condition of
+/// one (`if (x < m) m = x;`), where the partial value it reads is the thread's own.
+fn read_in_own_update(p: &super::nest::Parsed, n: Node, name: &str) -> bool {
+    let mut up = n.parent();
+    while let Some(u) = up {
+        match u.kind() {
+            "assignment_expression" => {
+                return u
+                    .child_by_field_name("left")
+                    .is_some_and(|l| p.text(l).trim() == name);
+            }
+            "condition_clause" => return true,
+            "compound_statement" | "expression_statement" | "for_statement" => return false,
+            _ => up = u.parent(),
+        }
+    }
+    false
+}
+
+/// `*acc`, `(*acc)` or `acc[0]` around the identifier `n`.
+fn deref_of<'t>(p: &super::nest::Parsed, n: Node<'t>) -> Option<Node<'t>> {
+    let parent = n.parent()?;
+    let d = match parent.kind() {
+        "pointer_expression" if op_of(p, parent) == "*" => parent,
+        "subscript_expression"
+            if parent
+                .child_by_field_name("argument")
+                .is_some_and(|a| a.id() == n.id())
+                && subscript_text(p, parent).as_deref() == Some("0") =>
+        {
+            parent
+        }
+        _ => return None,
+    };
+    // `(*acc)` as a whole, so that the rewrite reads `(port_acc)`.
+    Some(d)
+}
+
+fn subscript_text(p: &super::nest::Parsed, s: Node) -> Option<String> {
+    let idx = s
+        .child_by_field_name("indices")
+        .or_else(|| s.child_by_field_name("index"))?;
+    let t: String = p.text(idx).chars().filter(|c| !c.is_whitespace()).collect();
+    Some(t.trim_start_matches('[').trim_end_matches(']').to_string())
+}
+
+/// Skips parentheses upwards.
+fn unparen(n: Node) -> Node {
+    let mut cur = n;
+    while let Some(pa) = cur.parent() {
+        if pa.kind() != "parenthesized_expression" {
+            break;
+        }
+        cur = pa;
+    }
+    cur
+}
+
+fn is_deref_of(p: &super::nest::Parsed, n: Node, name: &str) -> bool {
+    let mut cur = n;
+    while cur.kind() == "parenthesized_expression" {
+        match cur.named_child(0) {
+            Some(c) => cur = c,
+            None => return false,
+        }
+    }
+    let text: String = p.text(cur).chars().filter(|c| !c.is_whitespace()).collect();
+    text == format!("*{name}") || text == format!("{name}[0]") || text == name
+}
+
+/// The operator of the update whose target is the dereference `d`, or `None` where `d` is read.
+fn update_op(p: &super::nest::Parsed, d: Node, name: &str) -> Option<Result<Op, NoPort>> {
+    let target = unparen(d);
+    let parent = target.parent()?;
+    let unknown = || {
+        Some(Err(NoPort::new(format!(
+            "the update `{}` of `{name}` is not an associative operator",
+            p.text(parent)
+        ))))
+    };
+    match parent.kind() {
+        "update_expression" => Some(Ok(Op::Add)),
+        "assignment_expression"
+            if parent
+                .child_by_field_name("left")
+                .is_some_and(|l| l.id() == target.id()) =>
+        {
+            let op = op_of(p, parent);
+            if op != "=" {
+                return Op::from_compound(&op).map(Ok).or_else(unknown);
+            }
+            let Some(right) = parent.child_by_field_name("right") else {
+                return unknown();
+            };
+            let mut right = right;
+            while right.kind() == "parenthesized_expression" {
+                right = right.named_child(0)?;
+            }
+            match right.kind() {
+                "binary_expression" => {
+                    let l = right.child_by_field_name("left")?;
+                    let r = right.child_by_field_name("right")?;
+                    let (ld, rd) = (is_deref_of(p, l, name), is_deref_of(p, r, name));
+                    if !ld && !rd {
+                        return unknown();
+                    }
+                    Op::from_binary(&op_of(p, right), ld)
+                        .map(Ok)
+                        .or_else(unknown)
+                }
+                "call_expression" => {
+                    let f = right.child_by_field_name("function")?;
+                    let args = right.child_by_field_name("arguments")?;
+                    let mut c = args.walk();
+                    let has = args.named_children(&mut c).any(|a| is_deref_of(p, a, name));
+                    match Op::from_call(p.text(f)) {
+                        Some(op) if has => Some(Ok(op)),
+                        _ => unknown(),
+                    }
+                }
+                _ => conditional_update(p, parent, name).or_else(unknown),
+            }
+        }
+        _ => None,
+    }
+}
+
+/// `if (v > acc) acc = v;` (a max) or `if (v < acc) acc = v;` (a min).
+fn conditional_update(
+    p: &super::nest::Parsed,
+    assign: Node,
+    name: &str,
+) -> Option<Result<Op, NoPort>> {
+    let value = assign.child_by_field_name("right")?;
+    let vtext: String = p.text(value).split_whitespace().collect();
+    let mut up = assign.parent();
+    while let Some(u) = up {
+        if u.kind() == "if_statement" {
+            let mut cond = u.child_by_field_name("condition")?;
+            while matches!(cond.kind(), "condition_clause" | "parenthesized_expression") {
+                cond = cond.named_child(0)?;
+            }
+            if cond.kind() != "binary_expression" {
+                return None;
+            }
+            let l = cond.child_by_field_name("left")?;
+            let r = cond.child_by_field_name("right")?;
+            let same = |n: Node| p.text(n).split_whitespace().collect::<String>() == vtext;
+            let greater = match op_of(p, cond).as_str() {
+                ">" | ">=" => true,
+                "<" | "<=" => false,
+                _ => return None,
+            };
+            let max = if same(l) && is_deref_of(p, r, name) {
+                greater
+            } else if is_deref_of(p, l, name) && same(r) {
+                !greater
+            } else {
+                return None;
+            };
+            return Some(Ok(if max { Op::Max } else { Op::Min }));
+        }
+        if matches!(u.kind(), "compound_statement" | "expression_statement") {
+            up = u.parent();
+            continue;
+        }
+        return None;
+    }
+    None
+}
+
+/// Per-thread partials, the block's combination and one atomic per block.
+pub fn write(ctx: &mut Context) -> Result<(String, String), NoPort> {
+    let locals = local_accumulators(ctx)?;
+    let accs = accumulators(ctx)?;
+    if !locals.is_empty() {
+        return write_locals(ctx, &accs, &locals);
+    }
+    if let Some(r) = ctx.nest.after.first() {
+        return Err(NoPort::new(format!(
+            "a statement after the loop (`{}`) and no local accumulator",
+            ctx.parsed.src[r.clone()]
+                .lines()
+                .next()
+                .unwrap_or("")
+                .trim()
+        )));
+    }
+    if accs.is_empty() {
+        return Err(NoPort::new(
+            "the reduction has no scalar accumulator (a reduction into an array)",
+        ));
+    }
+    ctx.include("cuda/std/limits");
+    let k = ctx.kernel_name("kernel");
+    let mut locals = String::new();
+    let mut finish = String::new();
+    for a in &accs {
+        let id = a.op.identity(&a.ty, a.scalar);
+        locals.push_str(&format!("    {} {} = {id};\n", a.ty, a.local()));
+        let combine = a.combine(&a.name, &a.local())?;
+        finish.push_str(&format!(
+            "    {local} = port_block_reduce<{ty}>({local}, {id}, [](const {ty}& a, const {ty}& b) -> {ty} {{ return {op}; }});\n    if (threadIdx.x == 0) {{\n            {combine}\n    }}\n",
+            local = a.local(),
+            ty = a.ty,
+            op = a.op.apply("a", "b"),
+        ));
+    }
+    let body = ctx.body();
+    let kernel = format!(
+        "__global__ void {k}({params}) {{\n{prelude}{locals}{lp}{finish}}}\n",
+        params = ctx.params(),
+        prelude = ctx.prelude(),
+        lp = ctx.grid_stride(&format!("        {body}\n")),
+    );
+    let launch = format!(
+        "{}    {k}<<<(unsigned)port_blocks, {BLOCK}>>>({args});\n",
+        ctx.blocks(&ctx.nest.outer, BLOCK, 132 * 8),
+        args = ctx.args()
+    );
+    let ops: Vec<String> = accs
+        .iter()
+        .map(|a| format!("{:?} of `{}`", a.op, a.name).to_lowercase())
+        .collect();
+    let code = format!("{BLOCK_REDUCE}\n{kernel}\n{} {{\n{launch}}}\n", ctx.entry());
+    Ok((
+        code,
+        format!(
+            "block reduction with warp shuffles and one atomic per block ({})",
+            ops.join(", ")
+        ),
+    ))
+}
+
+/// The block's combination of one value per thread (blockDim.x a multiple of 32); the result is
+/// in thread 0. Types narrower than 4 bytes travel through an int in the shuffle.
+const BLOCK_REDUCE: &str = "
+template <typename T> __device__ __forceinline__ T port_shfl_down(T v, int offset) {
+    if constexpr (sizeof(T) < 4) {
+        return (T)__shfl_down_sync(0xffffffffu, (int)v, offset);
+    } else {
+        return __shfl_down_sync(0xffffffffu, v, offset);
+    }
+}
+
+template <typename T, typename Op> __device__ T port_block_reduce(T v, T identity, Op op) {
+    __shared__ T port_warps[32];
+    const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    for (int offset = 16; offset > 0; offset /= 2) v = op(v, port_shfl_down(v, offset));
+    __syncthreads();
+    if (lane == 0) port_warps[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = lane < blockDim.x / 32 ? port_warps[lane] : identity;
+        for (int offset = 16; offset > 0; offset /= 2) v = op(v, port_shfl_down(v, offset));
+    }
+    return v;
+}
+";
+
+/// Local accumulators: one thread runs the declarations and stores each accumulator's start
+/// value; the reduction combines every block into those values; one thread reads them back and
+/// runs the statements after the loop (the write-out).
+fn write_locals(
+    ctx: &mut Context,
+    accs: &[Accumulator],
+    locals: &[(Accumulator, usize)],
+) -> Result<(String, String), NoPort> {
+    ctx.include("cuda/std/limits");
+    let src = ctx.parsed.src;
+    let decl = |k: usize| ctx.edits.apply(src, ctx.nest.prelude[k].clone());
+    let others: String = (0..ctx.nest.prelude.len())
+        .filter(|k| !locals.iter().any(|(_, j)| j == k))
+        .map(|k| format!("    {}\n", decl(k)))
+        .collect();
+    let all: String = (0..ctx.nest.prelude.len())
+        .map(|k| format!("    {}\n", decl(k)))
+        .collect();
+    let parts_params: String = locals
+        .iter()
+        .map(|(a, _)| format!(", {}* port_part_{}", a.ty, a.name))
+        .collect();
+    let parts_args: String = locals
+        .iter()
+        .map(|(a, _)| format!(", port_part_{}", a.name))
+        .collect();
+    let params = format!("{}{parts_params}", ctx.params());
+    let args = format!("{}{parts_args}", ctx.args());
+    let mut starts = String::new();
+    let mut privates = String::new();
+    let mut reads = String::new();
+    let mut finish = String::new();
+    let mut alloc = String::new();
+    let mut free = String::new();
+    let mut reduce = |a: &Accumulator, value: &str, into: &str| -> Result<(), NoPort> {
+        let id = a.op.identity(&a.ty, a.scalar);
+        finish.push_str(&format!(
+            "    {value} = port_block_reduce<{ty}>({value}, {id}, [](const {ty}& a, const {ty}& b) -> {ty} {{ return {op}; }});\n    if (threadIdx.x == 0) {{\n            {combine}\n    }}\n",
+            ty = a.ty,
+            op = a.op.apply("a", "b"),
+            combine = a.combine(into, value)?,
+        ));
+        privates.push_str(&format!("    {} {value} = {id};\n", a.ty));
+        Ok(())
+    };
+    for a in accs {
+        reduce(a, &a.local(), &a.name)?;
+    }
+    for (a, _) in locals {
+        reduce(a, &a.name, &format!("port_part_{}", a.name))?;
+        starts.push_str(&format!("    *port_part_{n} = {n};\n", n = a.name));
+        reads.push_str(&format!("    {} {n} = *port_part_{n};\n", a.ty, n = a.name));
+        alloc.push_str(&format!(
+            "    {ty}* port_part_{n} = nullptr;\n    if (cudaMalloc(&port_part_{n}, sizeof({ty})) != cudaSuccess) return;\n",
+            ty = a.ty,
+            n = a.name
+        ));
+        free.push_str(&format!("    cudaFree(port_part_{});\n", a.name));
+    }
+    let after: String = ctx
+        .nest
+        .after
+        .iter()
+        .map(|r| format!("    {}\n", ctx.edits.apply(src, r.clone())))
+        .collect();
+    let (init, main, done) = (
+        ctx.kernel_name("start"),
+        ctx.kernel_name("kernel"),
+        ctx.kernel_name("finish"),
+    );
+    let body = ctx.body();
+    let outer = &ctx.nest.outer;
+    let blocks = if ctx.host_computable(outer) {
+        format!(
+            "    long long port_blocks = ({} + {}) / {BLOCK};\n    if (port_blocks < 1) port_blocks = 1;\n    if (port_blocks > 1056) port_blocks = 1056;\n",
+            outer.trips,
+            BLOCK - 1
+        )
+    } else {
+        "    const long long port_blocks = 1056;\n".to_string()
+    };
+    let code = format!(
+        "{BLOCK_REDUCE}
+__global__ void {init}({params}) {{
+{all}{starts}}}
+
+__global__ void {main}({params}) {{
+{others}{privates}{lp}{finish}}}
+
+__global__ void {done}({params}) {{
+{others}{reads}{after}}}
+
+{entry} {{
+{alloc}    {init}<<<1, 1>>>({args});
+{blocks}    {main}<<<(unsigned)port_blocks, {BLOCK}>>>({args});
+    {done}<<<1, 1>>>({args});
+{free}}}
+",
+        lp = ctx.grid_stride(&format!("        {body}\n")),
+        entry = ctx.entry(),
+    );
+    let ops: Vec<String> = accs
+        .iter()
+        .chain(locals.iter().map(|(a, _)| a))
+        .map(|a| format!("{:?} of `{}`", a.op, a.name).to_lowercase())
+        .collect();
+    Ok((
+        code,
+        format!(
+            "block reduction with warp shuffles and one atomic per block ({})",
+            ops.join(", ")
+        ),
+    ))
+}

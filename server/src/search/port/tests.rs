@@ -1,0 +1,227 @@
+//! The port of small regions, as the analysis outlines them: the generated code's shape here;
+//! that it compiles against the real harness is `tests/port_compile.rs`.
+
+use super::*;
+use crate::analysis::{Language, analyze_source};
+
+fn regions(src: &str) -> Vec<OffloadRegion> {
+    analyze_source(src.as_bytes(), Language::Cpp)
+        .loops
+        .into_iter()
+        .filter_map(|l| l.region)
+        .collect()
+}
+
+fn one(src: &str) -> OffloadRegion {
+    let mut r = regions(src);
+    assert_eq!(r.len(), 1, "one region in {src}");
+    r.remove(0)
+}
+
+#[test]
+fn a_map_becomes_a_grid_stride_kernel() {
+    let r = one(
+        "void saxpy(int n, float a, const float* x, float* y) {\n    for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert_eq!(p.shape, "1-D grid-stride map");
+    assert!(
+        p.code
+            .contains("void saxpy_gpu(int n, float a, const float* x, float* y)"),
+        "{}",
+        p.code
+    );
+    assert!(p.code.contains("gridDim.x * blockDim.x"), "{}", p.code);
+    assert!(
+        p.code.contains("int i = (int)((0) + port_t * (1LL));"),
+        "{}",
+        p.code
+    );
+}
+
+#[test]
+fn a_perfect_nest_of_independent_loops_is_mapped_in_2d() {
+    let r = one(
+        "void jacobi(int n, int m, const float* in, float* out) {\n    for (int i = 1; i < n - 1; ++i)\n        for (int j = 1; j < m - 1; ++j)\n            out[i * m + j] = 0.25f * (in[(i - 1) * m + j] + in[(i + 1) * m + j] + in[i * m + j - 1] + in[i * m + j + 1]);\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert_eq!(p.shape, "2-D grid-stride stencil");
+    assert!(p.code.contains("dim3(32, 8)"), "{}", p.code);
+}
+
+#[test]
+fn a_nest_with_an_inner_reduction_maps_only_the_outer_loop() {
+    let r = one(
+        "void rowsum(int n, int m, const float* a, float* s) {\n    for (int i = 0; i < n; ++i) {\n        float t = 0.0f;\n        for (int j = 0; j < m; ++j) t += a[i * m + j];\n        s[i] = t;\n    }\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert_eq!(p.shape, "1-D grid-stride map");
+}
+
+#[test]
+fn a_countdown_runs_over_the_same_iterations() {
+    let r = one(
+        "void countdown(int n, const float* b, float* a) {\n    for (int i = n - 1; i >= 0; --i) a[i] = 2.0f * b[i];\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(p.code.contains("(n - 1) + port_t * (-1LL)"), "{}", p.code);
+}
+
+#[test]
+fn a_sum_becomes_a_block_reduction_with_one_atomic() {
+    let r = one(
+        "double dot(int n, const double* x, const double* y) {\n    double acc = 0.0;\n    for (int i = 0; i < n; ++i) acc += x[i] * y[i];\n    return acc;\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(p.shape.contains("add of `acc`"), "{}", p.shape);
+    assert!(
+        p.code.contains("(port_acc_acc) += x[i] * y[i]"),
+        "{}",
+        p.code
+    );
+    assert!(p.code.contains("__shfl_down_sync"), "{}", p.code);
+    assert!(
+        p.code.contains("atomicAdd(acc, (double)(port_acc_acc))"),
+        "{}",
+        p.code
+    );
+}
+
+#[test]
+fn reduction_operators_are_read_off_the_updates() {
+    let cases = [
+        ("m = std::max(m, x[i]);", "float", "max"),
+        ("if (x[i] < m) m = x[i];", "float", "min"),
+        ("m = m * x[i];", "double", "mul"),
+        ("m = m && x[i] > 0;", "bool", "and"),
+        ("m |= x[i];", "int", "bitor"),
+    ];
+    for (update, ty, op) in cases {
+        let elem = if ty == "bool" { "int" } else { ty };
+        let src = format!(
+            "{ty} f(int n, const {elem}* x) {{\n    {ty} m = x[0];\n    for (int i = 1; i < n; ++i) {update}\n    return m;\n}}\n"
+        );
+        let r = one(&src);
+        let p = port(&r).unwrap_or_else(|e| panic!("{update}: {e}"));
+        assert!(
+            p.shape.contains(&format!("{op} of `m`")),
+            "{update}: {}",
+            p.shape
+        );
+    }
+}
+
+#[test]
+fn a_histogram_counts_in_shared_memory() {
+    let r = one(
+        "void histogram(int n, int nbins, const int* data, int* bins) {\n    for (int i = 0; i < n; ++i) bins[data[i]]++;\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(
+        p.shape.starts_with("privatised shared-memory histogram"),
+        "{}",
+        p.shape
+    );
+    assert!(
+        p.code
+            .contains("atomicAdd(&port_bins_bins[data[i]], (int)(1))"),
+        "{}",
+        p.code
+    );
+    assert!(p.code.contains("extern __shared__"), "{}", p.code);
+}
+
+#[test]
+fn a_scan_goes_through_cub() {
+    let r = one(
+        "void prefix(int n, const int* in, long long* out) {\n    out[0] = in[0];\n    for (int i = 1; i < n; ++i) out[i] = out[i - 1] + in[i];\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert_eq!(p.shape, "cub device-wide inclusive scan (add)");
+    assert!(
+        p.code.contains("#include <cub/device/device_scan.cuh>"),
+        "{}",
+        p.code
+    );
+    assert!(
+        p.code
+            .contains("port_tmp[port_t + 1] = (long long)(in[i]);"),
+        "{}",
+        p.code
+    );
+    assert!(
+        p.code.contains("port_tmp[0] = out[(1) - (1LL)];"),
+        "{}",
+        p.code
+    );
+}
+
+#[test]
+fn std_max_in_device_code_is_the_ports_own() {
+    let r = one(
+        "void clampit(int n, const float* x, float* y) {\n    for (int i = 0; i < n; ++i) y[i] = std::max(x[i], 0.0f);\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(
+        p.code.contains("y[i] = port_max(x[i], 0.0f);"),
+        "{}",
+        p.code
+    );
+}
+
+#[test]
+fn what_cannot_be_ported_says_why() {
+    let mut r = one(
+        "void saxpy(int n, float a, const float* x, float* y) {\n    for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];\n}\n",
+    );
+    r.kind = LoopKind::Sequential;
+    assert!(port(&r).unwrap_err().reason.contains("sequential"));
+    let mut r = one(
+        "void saxpy(int n, float a, const float* x, float* y) {\n    for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];\n}\n",
+    );
+    r.kind = LoopKind::Reduction;
+    assert!(
+        port(&r)
+            .unwrap_err()
+            .reason
+            .contains("no scalar accumulator")
+    );
+}
+
+/// A whole-function reduction `void f(int n, const double* x, double* result)` with `body`, as a
+/// task declares one (the analysis outlines the loop alone).
+fn whole_reduction(body: &str) -> OffloadRegion {
+    let mut r = one(
+        "void f(int n, const double* x, double* result) {\n    for (int i = 0; i < n; ++i) result[i] = x[i];\n}\n",
+    );
+    r.params[2].extent = Some("1".into());
+    r.kind = LoopKind::Reduction;
+    r.whole_function = true;
+    r.source = format!("void f(int n, const double* x, double* result) {{\n{body}}}\n");
+    r
+}
+
+#[test]
+fn a_local_accumulator_is_reduced_and_written_out_after_the_loop() {
+    let r = whole_reduction(
+        "    double sum = 0.0;\n    for (int i = 0; i < n; ++i) sum += x[i];\n    *result = sum / n;\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(p.shape.contains("add of `sum`"), "{}", p.shape);
+    assert!(p.code.contains("*port_part_sum = sum;"), "{}", p.code);
+    assert!(
+        p.code
+            .contains("double sum = *port_part_sum;\n    *result = sum / n;"),
+        "{}",
+        p.code
+    );
+}
+
+#[test]
+fn a_running_value_is_no_reduction() {
+    let r = whole_reduction(
+        "    double total = 0.0;\n    double run = 0.0;\n    for (int i = 0; i < n; ++i) {\n        run += x[i];\n        total += run;\n    }\n    *result = total;\n",
+    );
+    let e = port(&r).unwrap_err();
+    assert!(e.reason.contains("`run` is read in the loop"), "{e}");
+}

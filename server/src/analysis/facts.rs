@@ -545,11 +545,10 @@ impl<'a> Extractor<'a> {
                 }
                 _ => {}
             }
-            if n != node
-                && n.kind() == "for_statement"
-                && let Some(name) = header_counter(n, src)
-            {
-                p.inner_inductions.push(name);
+            if n != node && n.kind() == "for_statement" {
+                // `for (int iOff = base, ii = 0; ii < n; ii++, iOff++)` advances both: each is a
+                // counter of the nest.
+                p.inner_inductions.extend(header_counters(n, src));
             }
             true
         });
@@ -557,17 +556,63 @@ impl<'a> Extractor<'a> {
     }
 }
 
-/// The counter a `for` header assigns in its initializer, if any.
+/// The counter a `for` header assigns in its initializer, if any: the one its condition tests
+/// (`ii` in `for (int iOff = base, ii = 0; ii < n; ...)`), else the first.
 fn header_counter(node: Node, src: &[u8]) -> Option<String> {
-    let init = node.child_by_field_name("initializer")?;
-    match init.kind() {
-        "declaration" => declared_names(init, src).into_iter().next(),
-        "assignment_expression" => {
-            let left = unparen(init.child_by_field_name("left")?);
-            (left.kind() == "identifier").then(|| text(left, src).to_string())
-        }
-        _ => None,
+    header_counters(node, src).into_iter().next()
+}
+
+/// The names a `for` header initialises, the tested counter first; beyond the first, only those
+/// its update advances.
+fn header_counters(node: Node, src: &[u8]) -> Vec<String> {
+    let Some(init) = node.child_by_field_name("initializer") else {
+        return Vec::new();
+    };
+    let mut names = match init.kind() {
+        "declaration" => declared_names(init, src),
+        "assignment_expression" => init
+            .child_by_field_name("left")
+            .map(unparen)
+            .filter(|l| l.kind() == "identifier")
+            .map(|l| vec![text(l, src).to_string()])
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let tested = node
+        .child_by_field_name("condition")
+        .map(|c| text(c, src).to_string())
+        .unwrap_or_default();
+    if let Some(k) = names.iter().position(|n| mentions_word(&tested, n)) {
+        let first = names.remove(k);
+        names.insert(0, first);
     }
+    let update = node
+        .child_by_field_name("update")
+        .map(|u| text(u, src).to_string())
+        .unwrap_or_default();
+    let mut out: Vec<String> = names.drain(..1.min(names.len())).collect();
+    out.extend(names.into_iter().filter(|n| mentions_word(&update, n)));
+    out
+}
+
+/// Whether anything under `node` assigns or increments the variable `name` itself.
+fn assigns_name(node: Node, name: &str, src: &[u8]) -> bool {
+    let mut found = false;
+    for_each_descendant(node, |n| {
+        let target = match n.kind() {
+            "assignment_expression" => n.child_by_field_name("left"),
+            "update_expression" => n.child_by_field_name("argument"),
+            _ => None,
+        };
+        if target.is_some_and(|t| {
+            let t = unparen(t);
+            t.kind() == "identifier" && text(t, src) == name
+        }) {
+            found = true;
+        }
+        !found
+    });
+    found
 }
 
 /// Names declared by a declaration node (`int a = 0, *b;` → a, b).
@@ -1158,7 +1203,9 @@ impl Collector<'_> {
     }
 
     /// Counters advanced beside the loop counter, as polynomials of it: `iOff` in
-    /// `for (int iOff = base, ii = 0; ii < n; ii++, iOff++)` is `base + ii`.
+    /// `for (int iOff = base, ii = 0; ii < n; ii++, iOff++)` is `base + ii`, and `j` in
+    /// `for (i = n - 1, j = 0; i >= 0; i--, j++)` is `n - 1 - i`. One the body also changes is
+    /// not derived.
     fn derived_counters(&self, node: Node, ind: &Induction) -> Vec<(String, Poly)> {
         let (Some(init), Some(update)) = (
             node.child_by_field_name("initializer"),
@@ -1177,9 +1224,20 @@ impl Collector<'_> {
                 }
             }
         }
+        let Some(own_start) = starts
+            .iter()
+            .find(|(n, _)| *n == ind.var)
+            .and_then(|(_, v)| self.poly_at(*v, 0, true))
+        else {
+            return Vec::new();
+        };
+        let Some(own_step) = self.step_in(update, &ind.var) else {
+            return Vec::new();
+        };
+        let body = node.child_by_field_name("body");
         let mut out = Vec::new();
         for (name, value) in starts {
-            if name == ind.var {
+            if name == ind.var || body.is_some_and(|b| assigns_name(b, &name, self.src)) {
                 continue;
             }
             let (Some(start), Some(step)) =
@@ -1187,12 +1245,12 @@ impl Collector<'_> {
             else {
                 continue;
             };
-            if step % ind.step != 0 {
+            if step % own_step != 0 {
                 continue;
             }
             let rel = Poly::var(&ind.var)
-                .sub(&ind.lower)
-                .and_then(|d| d.scale(step / ind.step));
+                .sub(&own_start)
+                .and_then(|d| d.scale(step / own_step));
             if let Some(p) = rel.and_then(|r| start.add(&r)) {
                 out.push((name, p));
             }

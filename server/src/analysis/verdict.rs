@@ -140,7 +140,7 @@ pub fn classify(f: &LoopFacts) -> Verdict {
             "{} {verb} accumulated across iterations with an associative operator: partial results can be combined in any order",
             reductions.join(" and ")
         );
-    } else if let Some((array, count, sample)) = stencil_reads(&by_array, &nest_vars) {
+    } else if let Some((array, count, sample)) = stencil_reads(&by_array, &counter, &nest_vars) {
         kind = LoopKind::Stencil;
         let written = writes.first().cloned().unwrap_or_default();
         reason = format!(
@@ -458,9 +458,12 @@ fn dependence(w: &ArrayRef, r: &ArrayRef, counter: &str, nest_vars: &[String]) -
     }
 }
 
-/// An array the loop only reads, at two or more positions a loop-invariant distance apart.
+/// An array the loop only reads, at two or more positions a loop-invariant distance apart that
+/// two different iterations of `counter` can both read (`in[i-1]`, `in[i+1]`): the components of
+/// an iteration's own block (`f[3*i]`, `f[3*i+1]`, `p[i][0]`, `p[i][1]`) are a map's gather.
 fn stencil_reads(
     by_array: &BTreeMap<&str, Vec<&ArrayRef>>,
+    counter: &str,
     nest_vars: &[String],
 ) -> Option<(String, usize, String)> {
     for (array, refs) in by_array {
@@ -496,6 +499,7 @@ fn stencil_reads(
                             .is_some_and(|d| !nest_vars.iter().any(|v| d.mentions(v))),
                         _ => false,
                     })
+                    && shared_across_iterations(sa, sb, counter)
             })
         });
         if neighbours {
@@ -503,4 +507,45 @@ fn stencil_reads(
         }
     }
     None
+}
+
+/// Whether two reads `sa`, `sb` a loop-invariant distance apart can reach one element from two
+/// different iterations of `counter`: some distance `t != 0` of the counter must move every
+/// dimension by exactly its difference. Unsure (symbolic strides) counts as yes.
+fn shared_across_iterations(sa: &[Option<Poly>], sb: &[Option<Poly>], counter: &str) -> bool {
+    let mut step: Option<i64> = None;
+    for (x, y) in sa.iter().zip(sb) {
+        let (Some(x), Some(y)) = (x, y) else {
+            return true;
+        };
+        let Some(d) = x.sub(y) else {
+            return true;
+        };
+        let c = x.coefficient_of(counter).unwrap_or_default();
+        if c.is_zero() {
+            if !d.is_zero() {
+                // A dimension the counter does not move differs: never the same element.
+                return false;
+            }
+            continue;
+        }
+        if d.is_zero() {
+            if step.is_some_and(|t| t != 0) {
+                return false;
+            }
+            step = Some(0);
+            continue;
+        }
+        match (d.as_constant(), c.as_constant()) {
+            // `3*i` against `3*i + 1`: no whole number of iterations apart.
+            (Some(dc), Some(cc)) if dc % cc != 0 => return false,
+            _ => {}
+        }
+        match d.ratio_to(&c) {
+            Some(t) if step.is_none_or(|s| s == t) => step = Some(t),
+            Some(_) => return false,
+            None => return true,
+        }
+    }
+    step != Some(0)
 }

@@ -1,0 +1,42 @@
+// Dependence, purity and kind mechanisms of issue #17's recall round: for each, a loop the
+// analysis must call parallel (with its kind) and the near-miss that must stay sequential.
+
+// Reads of an iteration's own block are a gather (map); neighbours of other iterations are a
+// stencil.
+void own_components(int n, const double* f, double* v) {
+    for (int i = 0; i < n; i++) {  // expect: kind=map
+        v[3 * i] = f[3 * i] + f[3 * i + 1] + f[3 * i + 2];
+    }
+}
+
+void other_blocks(int n, const double* f, double* v) {
+    for (int i = 1; i < n - 1; i++) {  // expect: kind=stencil
+        v[3 * i] = f[3 * i - 3] + f[3 * i + 3];
+    }
+}
+
+void own_rows(int n, const double (*p)[3], double* out) {
+    for (int i = 0; i < n; i++) {  // expect: kind=map
+        out[i] = p[i][0] * p[i][0] + p[i][1] * p[i][1] + p[i][2] * p[i][2];
+    }
+}
+
+// A second counter the header advances is a function of the tested one, in either direction.
+void two_counters(int base, const int* count, double* p, const double* f, double dt) {
+    for (int off = 64 * base, k = 0; k < count[base]; k++, off++) {  // expect: kind=map
+        p[off] += dt * f[off];
+    }
+}
+
+void reversed_copy(int n, double* a) {
+    for (int i = n - 1, j = 0; i >= 0; i--, j++) {  // expect: kind=sequential
+        a[j] = a[i];
+    }
+}
+
+void counter_changed_in_body(int n, double* a) {
+    for (int k = 0, off = 0; k < n; k++, off++) {  // expect: kind=sequential
+        off += k;
+        a[off] = 1.0;
+    }
+}

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
+use super::expand::{Expansions, key_of};
 use super::poly::Poly;
 use super::syntax::{
     Macros, for_each_descendant, line_of, mentions_word, parse_int_literal, subscript_index, text,
@@ -298,7 +299,10 @@ impl<'a> Extractor<'a> {
             _ => LoopForm::For,
         };
         let pre = self.prepass(node);
+        let expansions = Expansions::collect(node, self.src, self.macros);
         let mut c = Collector {
+            expansions: &expansions,
+            macro_site: None,
             shapes: pre.shapes,
             src: self.src,
             macros: self.macros,
@@ -685,6 +689,10 @@ fn written_root(node: Node, src: &[u8]) -> Option<String> {
 }
 
 struct Collector<'a> {
+    /// The pure macros called in the loop, expanded (`expand.rs`).
+    expansions: &'a Expansions,
+    /// Inside an expansion: the line and byte of the call in the file.
+    macro_site: Option<(usize, usize)>,
     shapes: HashMap<String, Shape>,
     src: &'a [u8],
     macros: &'a Macros,
@@ -2237,6 +2245,10 @@ impl Collector<'_> {
             return;
         };
         let line = line_of(node);
+        if let Some(expansion) = self.expansions.get(key_of(self.src, node)) {
+            self.macro_call(node, function, expansion, depth);
+            return;
+        }
         if self.is_cast(function) {
             if let Some(args) = node.child_by_field_name("arguments") {
                 self.visit(args, depth + 1);
@@ -2296,6 +2308,84 @@ impl Collector<'_> {
         self.facts.calls.push((name, line));
         if let Some(args) = node.child_by_field_name("arguments") {
             self.visit(args, depth + 1);
+        }
+    }
+}
+
+impl<'a> Collector<'a> {
+    /// A pure macro's call: its expansion is what the loop runs, read in the call's place (at
+    /// its line); one that cannot be expanded is an unknown call.
+    fn macro_call(
+        &mut self,
+        node: Node,
+        function: Node,
+        expansion: Option<(&'a str, Node<'a>)>,
+        depth: usize,
+    ) {
+        let name = self.t(unparen(function));
+        let site = self
+            .macro_site
+            .unwrap_or((line_of(node), node.start_byte()));
+        self.facts.trivial = false;
+        self.facts.calls.push((name.clone(), site.0));
+        let Some((text, expr)) = expansion else {
+            self.facts.unknown_calls.push((name, site.0));
+            return;
+        };
+        if self.macro_site.is_some() {
+            let saved = std::mem::replace(&mut self.src, text.as_bytes());
+            self.visit(expr, depth + 1);
+            self.src = saved;
+            return;
+        }
+        let f = &self.facts;
+        let before = (
+            f.arrays.len(),
+            f.scalar_reads.len(),
+            f.scalar_writes.len(),
+            f.calls.len(),
+            f.unknown_calls.len(),
+            f.method_calls.len(),
+        );
+        let hazards_before = [
+            f.io.is_some(),
+            f.alloc.is_some(),
+            f.exit.is_some(),
+            f.opaque_write.is_some(),
+            f.alias_read.is_some(),
+        ];
+        self.macro_site = Some(site);
+        let saved = std::mem::replace(&mut self.src, text.as_bytes());
+        self.visit(expr, depth + 1);
+        self.src = saved;
+        self.macro_site = None;
+        let (line, byte) = site;
+        let f = &mut self.facts;
+        f.arrays[before.0..].iter_mut().for_each(|a| a.line = line);
+        f.scalar_reads[before.1..].iter_mut().for_each(|r| {
+            r.1 = line;
+            r.2 = byte;
+        });
+        f.scalar_writes[before.2..].iter_mut().for_each(|w| {
+            w.line = line;
+            w.byte = byte;
+        });
+        f.calls[before.3..].iter_mut().for_each(|c| c.1 = line);
+        f.unknown_calls[before.4..]
+            .iter_mut()
+            .for_each(|c| c.1 = line);
+        // Byte ranges of the expansion are not the file's: nothing to rewrite there.
+        f.method_calls.truncate(before.5);
+        for (had, h) in hazards_before.into_iter().zip([
+            &mut f.io,
+            &mut f.alloc,
+            &mut f.exit,
+            &mut f.opaque_write,
+            &mut f.alias_read,
+        ]) {
+            if let Some(h) = h.as_mut().filter(|_| !had) {
+                h.line = line;
+            }
         }
     }
 }

@@ -1,6 +1,10 @@
 // Dependence, purity and kind mechanisms of issue #17's recall round: for each, a loop the
 // analysis must call parallel (with its kind) and the near-miss that must stay sequential.
 
+#define NEIGHBOURS(a) (a[i - 1] + a[i + 1])
+#define TWICE_NEIGHBOURS(a) (NEIGHBOURS(a) * 2.0)
+#define SQUARE(x) ((x) * (x))
+
 // Reads of an iteration's own block are a gather (map); neighbours of other iterations are a
 // stencil.
 void own_components(int n, const double* f, double* v) {
@@ -39,4 +43,16 @@ void counter_changed_in_body(int n, double* a) {
         off += k;
         a[off] = 1.0;
     }
+}
+
+// A pure macro is read as its expansion: the neighbours it reads make a stencil, or a carried
+// dependence when the loop writes the array it reads.
+void macro_stencil(int n, const double* w, double* v) {
+    for (int i = 1; i < n - 1; i++)  // expect: kind=stencil
+        v[i] = TWICE_NEIGHBOURS(w) + SQUARE(w[i]);
+}
+
+void macro_in_place(int n, double* u) {
+    for (int i = 1; i < n - 1; i++)  // expect: kind=sequential reason="iteration i reads u[i - 1], written by iteration i - 1"
+        u[i] = NEIGHBOURS(u);
 }

@@ -56,3 +56,38 @@ void macro_in_place(int n, double* u) {
     for (int i = 1; i < n - 1; i++)  // expect: kind=sequential reason="iteration i reads u[i - 1], written by iteration i - 1"
         u[i] = NEIGHBOURS(u);
 }
+
+// A temporary of an inner loop that the enclosing loop assigns afresh at the top of its body
+// before any other use is private; one the enclosing loop reads first is carried.
+void temporary_killed_by_outer(int np, int n, const double* x, double* q, double seed,
+                               double* out) {
+    double t, acc = 0.0, u;
+    for (int k = 0; k < np; k++) {  // expect: kind=sequential
+        t = seed * k;
+        acc = acc * 0.5 + t;
+        if (k > 2) {
+            u = 1.0;
+        }
+        u = t;
+        for (int i = 1; i < n; i++) {  // expect: kind=map
+            u = x[i];
+            q[i] = u;
+        }
+        for (int i = 1; i < n; i++) {  // expect: kind=map
+            t = x[i] * 2.0;
+            q[k * n + i] = t * t;
+        }
+    }
+    *out = acc;
+}
+
+void temporary_read_by_outer(int np, int n, const double* x, double* q) {
+    double t = 0.0;
+    for (int k = 0; k < np; k++) {  // expect: kind=sequential
+        q[k * n] = t;
+        for (int i = 1; i < n; i++) {  // expect: kind=sequential
+            t = x[i] * 2.0;
+            q[k * n + i] = t * t;
+        }
+    }
+}

@@ -1591,6 +1591,17 @@ impl Collector<'_> {
                 self.visit(right, depth + 1);
             }
             "=" => {
+                // `m = MAX(m, e)` on a fixed element's field (`chunks[c].eigmin`): a reduction
+                // of that element.
+                if left.kind() == "field_expression"
+                    && let Some((red, other)) = self
+                        .self_update(&squash(&self.t(left)), right)
+                        .filter(|(red, _)| red == "min" || red == "max")
+                {
+                    self.write_target(left, WriteKind::Accumulate(red), None, depth);
+                    self.visit(other, depth + 1);
+                    return;
+                }
                 if left.kind() == "identifier" {
                     let name = self.t(left);
                     if let Some((red, other)) = self.self_update(&name, right) {
@@ -1812,10 +1823,14 @@ impl Collector<'_> {
             "call_expression" => {
                 let f = self.t(r.child_by_field_name("function")?);
                 let base = f.trim_start_matches("std::");
-                let red = match base {
-                    "max" | "fmax" | "fmaxf" => "max",
-                    "min" | "fmin" | "fminf" => "min",
-                    _ => return None,
+                let red = match self.macros.definitions.get(base) {
+                    // A macro is what its body computes.
+                    Some(def) => minmax_macro(def)?,
+                    None => match base {
+                        "max" | "fmax" | "fmaxf" | "MAX" => "max",
+                        "min" | "fmin" | "fminf" | "MIN" => "min",
+                        _ => return None,
+                    },
                 };
                 let args = r.child_by_field_name("arguments")?;
                 let mut cursor = args.walk();
@@ -1824,9 +1839,9 @@ impl Collector<'_> {
                     return None;
                 }
                 let (a, b) = (list[0], list[1]);
-                if self.t(unparen(a)) == name && !self.mentions(b, name) {
+                if squash(&self.t(unparen(a))) == name && !self.mentions(b, name) {
                     Some((red.into(), b))
-                } else if self.t(unparen(b)) == name && !self.mentions(a, name) {
+                } else if squash(&self.t(unparen(b))) == name && !self.mentions(a, name) {
                     Some((red.into(), a))
                 } else {
                     None
@@ -1957,7 +1972,15 @@ impl Collector<'_> {
                     .child_by_field_name("operator")
                     .is_some_and(|o| text(o, self.src) == "->");
                 if base.kind() == "subscript_expression" && !arrow {
+                    let at = self.facts.arrays.len();
                     self.array_ref(base, Some(kind), scan, depth);
+                    // The field written, not the whole element: `c[k].lo` and `c[k].hi` are
+                    // apart.
+                    if self.facts.arrays.len() > at
+                        && let Some(r) = self.facts.arrays.last_mut()
+                    {
+                        r.text = text(lv, self.src).to_string();
+                    }
                 } else if base.kind() == "identifier" && !arrow {
                     let root = self.t(base);
                     if self.locals.contains(&root) {
@@ -2387,6 +2410,25 @@ impl<'a> Collector<'a> {
                 h.line = line;
             }
         }
+    }
+}
+
+/// `min` or `max` when a two-parameter macro's body is the conditional that picks the smaller
+/// or larger argument (`#define MIN(a, b) ((a < b) ? a : b)`).
+fn minmax_macro(def: &str) -> Option<&'static str> {
+    let (params, body) = super::expand::function_macro(def)?;
+    let [_, _] = params.as_slice() else {
+        return None;
+    };
+    let body = super::expand::substitute(&params, &body, &["$a".into(), "$b".into()])?;
+    let shape: String = body
+        .chars()
+        .filter(|c| !c.is_whitespace() && !"()".contains(*c))
+        .collect();
+    match shape.as_str() {
+        "$a<$b?$a:$b" | "$a<=$b?$a:$b" | "$a>$b?$b:$a" | "$a>=$b?$b:$a" => Some("min"),
+        "$a>$b?$a:$b" | "$a>=$b?$a:$b" | "$a<$b?$b:$a" | "$a<=$b?$b:$a" => Some("max"),
+        _ => None,
     }
 }
 

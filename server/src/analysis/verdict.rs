@@ -89,7 +89,13 @@ pub fn classify(f: &LoopFacts) -> Verdict {
             let subs: Vec<&Poly> = w.subs.iter().flatten().collect();
             if !subs.iter().any(|p| p.mentions(&counter)) {
                 match &w.write {
-                    Some(WriteKind::Accumulate(op)) if refs.iter().all(|r| r.write.is_some()) => {
+                    Some(WriteKind::Accumulate(op))
+                        if refs.iter().all(|r| r.write.is_some())
+                            && refs.iter().all(|r| {
+                                matches!(&r.write, Some(WriteKind::Accumulate(o)) if o == op)
+                                    || !may_overlap(&r.text, &w.text)
+                            }) =>
+                    {
                         reductions.push(format!("`{}` with `{op}`", w.text));
                         continue;
                     }
@@ -548,4 +554,19 @@ fn shared_across_iterations(sa: &[Option<Poly>], sb: &[Option<Poly>], counter: &
         }
     }
     step != Some(0)
+}
+
+/// Whether two fixed-element writes may reach the same location: only distinct fields of one
+/// element (`c[k].lo`, `c[k].hi`) are known apart.
+fn may_overlap(a: &str, b: &str) -> bool {
+    let squash = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    let (a, b) = (squash(a), squash(b));
+    let field = |s: &str| {
+        let (path, f) = s.rsplit_once('.')?;
+        (!f.contains(['[', ']', '(', '-'])).then(|| (path.to_string(), f.to_string()))
+    };
+    match (field(&a), field(&b)) {
+        (Some((pa, fa)), Some((pb, fb))) => pa != pb || fa == fb,
+        _ => true,
+    }
 }

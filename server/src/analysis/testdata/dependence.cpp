@@ -91,3 +91,27 @@ void temporary_read_by_outer(int np, int n, const double* x, double* q) {
         }
     }
 }
+
+// `m = MIN(m, x)` through a macro whose body picks the smaller argument, on a scalar or on a
+// field of a fixed element, is a min reduction; two operators on one element are not.
+#define PICK_MIN(a, b) ((a < b) ? a : b)
+#define PICK_MAX(a, b) ((a > b) ? a : b)
+#define FIRST_OF(a, b) ((a < b) ? b : b)
+struct Range { double lo; double hi; };
+
+void extremes(int n, int c, const double* d, Range* r, double* out) {
+    double m = d[0];
+    for (int i = 0; i < n; i++)  // expect: kind=reduction
+        m = PICK_MAX(m, d[i]);
+    for (int i = 0; i < n; i++) {  // expect: kind=reduction
+        r[c].lo = PICK_MIN(r[c].lo, d[i]);
+        r[c].hi = PICK_MAX(r[c].hi, d[i]);
+    }
+    for (int i = 0; i < n; i++)  // expect: kind=sequential
+        m = FIRST_OF(m, d[i]);
+    for (int i = 0; i < n; i++) {  // expect: kind=sequential
+        r[c].lo = PICK_MIN(r[c].lo, d[i]);
+        r[c].lo += d[i];
+    }
+    *out = m;
+}

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use super::facts::{ArrayRef, LoopFacts, LoopForm, WriteKind};
+use super::facts::{ArrayRef, Induction, LoopFacts, LoopForm, WriteKind};
 use super::poly::Poly;
 use super::region::LoopKind;
 
@@ -115,7 +115,7 @@ pub fn classify(f: &LoopFacts) -> Verdict {
                 if std::ptr::eq(*r, **w) {
                     continue;
                 }
-                match dependence(w, r, &counter, &nest_vars) {
+                match dependence(w, r, &counter, &nest_vars, f.induction.as_ref()) {
                     Dep::None => {}
                     Dep::Scan => scans.push(format!("`{}`", w.text)),
                     Dep::Carried(why) => return Verdict::seq(why),
@@ -375,7 +375,13 @@ enum Dep {
 }
 
 /// Whether reference `r` touches, in one iteration, what write `w` writes in another.
-fn dependence(w: &ArrayRef, r: &ArrayRef, counter: &str, nest_vars: &[String]) -> Dep {
+fn dependence(
+    w: &ArrayRef,
+    r: &ArrayRef,
+    counter: &str,
+    nest_vars: &[String],
+    ind: Option<&Induction>,
+) -> Dep {
     let what = if r.write.is_some() && !r.read {
         "writes"
     } else {
@@ -412,6 +418,17 @@ fn dependence(w: &ArrayRef, r: &ArrayRef, counter: &str, nest_vars: &[String]) -
         return Dep::None;
     };
     if !ws.mentions(counter) {
+        return Dep::None;
+    }
+    if let Some(ind) = ind
+        && mirrored_apart(
+            &ws,
+            &ws.add(&d).unwrap_or_default(),
+            counter,
+            nest_vars,
+            ind,
+        )
+    {
         return Dep::None;
     }
     if nest_vars.iter().any(|v| d.mentions(v)) {
@@ -569,4 +586,49 @@ fn may_overlap(a: &str, b: &str) -> bool {
         (Some((pa, fa)), Some((pb, fb))) => pa != pb || fa == fb,
         _ => true,
     }
+}
+
+/// Whether `a[c*i + p]` and `a[-c*i + q]` (a halo copied from its mirror image,
+/// `buf[h - k - 1] = buf[h + k]`) never meet in two different iterations: they meet where
+/// `i + i' = (q - p) / c`, which two different counter values from `[lower, upper]` cannot sum
+/// to when it is not a whole number, below `2*lower + 1` or above `2*upper - 1`.
+fn mirrored_apart(
+    ws: &Poly,
+    rs: &Poly,
+    counter: &str,
+    nest_vars: &[String],
+    ind: &Induction,
+) -> bool {
+    let (Some(cw), Some(cr)) = (ws.coefficient_of(counter), rs.coefficient_of(counter)) else {
+        return false;
+    };
+    let (Some(cw), Some(cr)) = (cw.as_constant(), cr.as_constant()) else {
+        return false;
+    };
+    if cw == 0 || cw != -cr {
+        return false;
+    }
+    let strip = |p: &Poly, c: i64| p.sub(&Poly::var(counter).scale(c)?);
+    let (Some(p), Some(q)) = (strip(ws, cw), strip(rs, cr)) else {
+        return false;
+    };
+    if p.mentions(counter) || q.mentions(counter) {
+        return false;
+    }
+    let Some(gap) = q.sub(&p) else {
+        return false;
+    };
+    if nest_vars.iter().any(|v| gap.mentions(v)) {
+        return false;
+    }
+    let Some(g) = gap.as_constant() else {
+        return false;
+    };
+    if g % cw != 0 {
+        return true;
+    }
+    let sum = g / cw;
+    let below = ind.lower.as_constant().is_some_and(|l| sum < 2 * l + 1);
+    let above = ind.upper.as_constant().is_some_and(|u| sum > 2 * u - 1);
+    below || above
 }

@@ -115,3 +115,17 @@ void extremes(int n, int c, const double* d, Range* r, double* out) {
     }
     *out = m;
 }
+
+// A halo filled from its mirror image: written and read positions move in opposite directions
+// and never meet in two different iterations; one whose mirror overlaps the halo does.
+void mirror_halo(int j, int x, int h, int depth, double* buf) {
+    for (int k = 0; k < depth; k++) {  // expect: kind=map
+        int base = j * x;
+        buf[base + (h - k - 1)] = buf[base + (h + k)];
+    }
+}
+
+void mirror_overlap(int x, int h, int depth, double* buf) {
+    for (int k = 0; k < depth; k++)  // expect: kind=sequential
+        buf[h - k + 4] = buf[h + k];
+}

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
+use super::expand::{Expansions, key_of};
 use super::poly::Poly;
 use super::syntax::{
     Macros, for_each_descendant, line_of, mentions_word, parse_int_literal, subscript_index, text,
@@ -298,7 +299,10 @@ impl<'a> Extractor<'a> {
             _ => LoopForm::For,
         };
         let pre = self.prepass(node);
+        let expansions = Expansions::collect(node, self.src, self.macros);
         let mut c = Collector {
+            expansions: &expansions,
+            macro_site: None,
             shapes: pre.shapes,
             src: self.src,
             macros: self.macros,
@@ -545,11 +549,10 @@ impl<'a> Extractor<'a> {
                 }
                 _ => {}
             }
-            if n != node
-                && n.kind() == "for_statement"
-                && let Some(name) = header_counter(n, src)
-            {
-                p.inner_inductions.push(name);
+            if n != node && n.kind() == "for_statement" {
+                // `for (int iOff = base, ii = 0; ii < n; ii++, iOff++)` advances both: each is a
+                // counter of the nest.
+                p.inner_inductions.extend(header_counters(n, src));
             }
             true
         });
@@ -557,17 +560,63 @@ impl<'a> Extractor<'a> {
     }
 }
 
-/// The counter a `for` header assigns in its initializer, if any.
+/// The counter a `for` header assigns in its initializer, if any: the one its condition tests
+/// (`ii` in `for (int iOff = base, ii = 0; ii < n; ...)`), else the first.
 fn header_counter(node: Node, src: &[u8]) -> Option<String> {
-    let init = node.child_by_field_name("initializer")?;
-    match init.kind() {
-        "declaration" => declared_names(init, src).into_iter().next(),
-        "assignment_expression" => {
-            let left = unparen(init.child_by_field_name("left")?);
-            (left.kind() == "identifier").then(|| text(left, src).to_string())
-        }
-        _ => None,
+    header_counters(node, src).into_iter().next()
+}
+
+/// The names a `for` header initialises, the tested counter first; beyond the first, only those
+/// its update advances.
+fn header_counters(node: Node, src: &[u8]) -> Vec<String> {
+    let Some(init) = node.child_by_field_name("initializer") else {
+        return Vec::new();
+    };
+    let mut names = match init.kind() {
+        "declaration" => declared_names(init, src),
+        "assignment_expression" => init
+            .child_by_field_name("left")
+            .map(unparen)
+            .filter(|l| l.kind() == "identifier")
+            .map(|l| vec![text(l, src).to_string()])
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    let tested = node
+        .child_by_field_name("condition")
+        .map(|c| text(c, src).to_string())
+        .unwrap_or_default();
+    if let Some(k) = names.iter().position(|n| mentions_word(&tested, n)) {
+        let first = names.remove(k);
+        names.insert(0, first);
     }
+    let update = node
+        .child_by_field_name("update")
+        .map(|u| text(u, src).to_string())
+        .unwrap_or_default();
+    let mut out: Vec<String> = names.drain(..1.min(names.len())).collect();
+    out.extend(names.into_iter().filter(|n| mentions_word(&update, n)));
+    out
+}
+
+/// Whether anything under `node` assigns or increments the variable `name` itself.
+fn assigns_name(node: Node, name: &str, src: &[u8]) -> bool {
+    let mut found = false;
+    for_each_descendant(node, |n| {
+        let target = match n.kind() {
+            "assignment_expression" => n.child_by_field_name("left"),
+            "update_expression" => n.child_by_field_name("argument"),
+            _ => None,
+        };
+        if target.is_some_and(|t| {
+            let t = unparen(t);
+            t.kind() == "identifier" && text(t, src) == name
+        }) {
+            found = true;
+        }
+        !found
+    });
+    found
 }
 
 /// Names declared by a declaration node (`int a = 0, *b;` → a, b).
@@ -640,6 +689,10 @@ fn written_root(node: Node, src: &[u8]) -> Option<String> {
 }
 
 struct Collector<'a> {
+    /// The pure macros called in the loop, expanded (`expand.rs`).
+    expansions: &'a Expansions,
+    /// Inside an expansion: the line and byte of the call in the file.
+    macro_site: Option<(usize, usize)>,
     shapes: HashMap<String, Shape>,
     src: &'a [u8],
     macros: &'a Macros,
@@ -1158,7 +1211,9 @@ impl Collector<'_> {
     }
 
     /// Counters advanced beside the loop counter, as polynomials of it: `iOff` in
-    /// `for (int iOff = base, ii = 0; ii < n; ii++, iOff++)` is `base + ii`.
+    /// `for (int iOff = base, ii = 0; ii < n; ii++, iOff++)` is `base + ii`, and `j` in
+    /// `for (i = n - 1, j = 0; i >= 0; i--, j++)` is `n - 1 - i`. One the body also changes is
+    /// not derived.
     fn derived_counters(&self, node: Node, ind: &Induction) -> Vec<(String, Poly)> {
         let (Some(init), Some(update)) = (
             node.child_by_field_name("initializer"),
@@ -1177,9 +1232,20 @@ impl Collector<'_> {
                 }
             }
         }
+        let Some(own_start) = starts
+            .iter()
+            .find(|(n, _)| *n == ind.var)
+            .and_then(|(_, v)| self.poly_at(*v, 0, true))
+        else {
+            return Vec::new();
+        };
+        let Some(own_step) = self.step_in(update, &ind.var) else {
+            return Vec::new();
+        };
+        let body = node.child_by_field_name("body");
         let mut out = Vec::new();
         for (name, value) in starts {
-            if name == ind.var {
+            if name == ind.var || body.is_some_and(|b| assigns_name(b, &name, self.src)) {
                 continue;
             }
             let (Some(start), Some(step)) =
@@ -1187,12 +1253,12 @@ impl Collector<'_> {
             else {
                 continue;
             };
-            if step % ind.step != 0 {
+            if step % own_step != 0 {
                 continue;
             }
             let rel = Poly::var(&ind.var)
-                .sub(&ind.lower)
-                .and_then(|d| d.scale(step / ind.step));
+                .sub(&own_start)
+                .and_then(|d| d.scale(step / own_step));
             if let Some(p) = rel.and_then(|r| start.add(&r)) {
                 out.push((name, p));
             }
@@ -1525,6 +1591,17 @@ impl Collector<'_> {
                 self.visit(right, depth + 1);
             }
             "=" => {
+                // `m = MAX(m, e)` on a fixed element's field (`chunks[c].eigmin`): a reduction
+                // of that element.
+                if left.kind() == "field_expression"
+                    && let Some((red, other)) = self
+                        .self_update(&squash(&self.t(left)), right)
+                        .filter(|(red, _)| red == "min" || red == "max")
+                {
+                    self.write_target(left, WriteKind::Accumulate(red), None, depth);
+                    self.visit(other, depth + 1);
+                    return;
+                }
                 if left.kind() == "identifier" {
                     let name = self.t(left);
                     if let Some((red, other)) = self.self_update(&name, right) {
@@ -1746,10 +1823,14 @@ impl Collector<'_> {
             "call_expression" => {
                 let f = self.t(r.child_by_field_name("function")?);
                 let base = f.trim_start_matches("std::");
-                let red = match base {
-                    "max" | "fmax" | "fmaxf" => "max",
-                    "min" | "fmin" | "fminf" => "min",
-                    _ => return None,
+                let red = match self.macros.definitions.get(base) {
+                    // A macro is what its body computes.
+                    Some(def) => minmax_macro(def)?,
+                    None => match base {
+                        "max" | "fmax" | "fmaxf" | "MAX" => "max",
+                        "min" | "fmin" | "fminf" | "MIN" => "min",
+                        _ => return None,
+                    },
                 };
                 let args = r.child_by_field_name("arguments")?;
                 let mut cursor = args.walk();
@@ -1758,9 +1839,9 @@ impl Collector<'_> {
                     return None;
                 }
                 let (a, b) = (list[0], list[1]);
-                if self.t(unparen(a)) == name && !self.mentions(b, name) {
+                if squash(&self.t(unparen(a))) == name && !self.mentions(b, name) {
                     Some((red.into(), b))
-                } else if self.t(unparen(b)) == name && !self.mentions(a, name) {
+                } else if squash(&self.t(unparen(b))) == name && !self.mentions(a, name) {
                     Some((red.into(), a))
                 } else {
                     None
@@ -1891,7 +1972,15 @@ impl Collector<'_> {
                     .child_by_field_name("operator")
                     .is_some_and(|o| text(o, self.src) == "->");
                 if base.kind() == "subscript_expression" && !arrow {
+                    let at = self.facts.arrays.len();
                     self.array_ref(base, Some(kind), scan, depth);
+                    // The field written, not the whole element: `c[k].lo` and `c[k].hi` are
+                    // apart.
+                    if self.facts.arrays.len() > at
+                        && let Some(r) = self.facts.arrays.last_mut()
+                    {
+                        r.text = text(lv, self.src).to_string();
+                    }
                 } else if base.kind() == "identifier" && !arrow {
                     let root = self.t(base);
                     if self.locals.contains(&root) {
@@ -2179,6 +2268,10 @@ impl Collector<'_> {
             return;
         };
         let line = line_of(node);
+        if let Some(expansion) = self.expansions.get(key_of(self.src, node)) {
+            self.macro_call(node, function, expansion, depth);
+            return;
+        }
         if self.is_cast(function) {
             if let Some(args) = node.child_by_field_name("arguments") {
                 self.visit(args, depth + 1);
@@ -2239,6 +2332,103 @@ impl Collector<'_> {
         if let Some(args) = node.child_by_field_name("arguments") {
             self.visit(args, depth + 1);
         }
+    }
+}
+
+impl<'a> Collector<'a> {
+    /// A pure macro's call: its expansion is what the loop runs, read in the call's place (at
+    /// its line); one that cannot be expanded is an unknown call.
+    fn macro_call(
+        &mut self,
+        node: Node,
+        function: Node,
+        expansion: Option<(&'a str, Node<'a>)>,
+        depth: usize,
+    ) {
+        let name = self.t(unparen(function));
+        let site = self
+            .macro_site
+            .unwrap_or((line_of(node), node.start_byte()));
+        self.facts.trivial = false;
+        self.facts.calls.push((name.clone(), site.0));
+        let Some((text, expr)) = expansion else {
+            self.facts.unknown_calls.push((name, site.0));
+            return;
+        };
+        if self.macro_site.is_some() {
+            let saved = std::mem::replace(&mut self.src, text.as_bytes());
+            self.visit(expr, depth + 1);
+            self.src = saved;
+            return;
+        }
+        let f = &self.facts;
+        let before = (
+            f.arrays.len(),
+            f.scalar_reads.len(),
+            f.scalar_writes.len(),
+            f.calls.len(),
+            f.unknown_calls.len(),
+            f.method_calls.len(),
+        );
+        let hazards_before = [
+            f.io.is_some(),
+            f.alloc.is_some(),
+            f.exit.is_some(),
+            f.opaque_write.is_some(),
+            f.alias_read.is_some(),
+        ];
+        self.macro_site = Some(site);
+        let saved = std::mem::replace(&mut self.src, text.as_bytes());
+        self.visit(expr, depth + 1);
+        self.src = saved;
+        self.macro_site = None;
+        let (line, byte) = site;
+        let f = &mut self.facts;
+        f.arrays[before.0..].iter_mut().for_each(|a| a.line = line);
+        f.scalar_reads[before.1..].iter_mut().for_each(|r| {
+            r.1 = line;
+            r.2 = byte;
+        });
+        f.scalar_writes[before.2..].iter_mut().for_each(|w| {
+            w.line = line;
+            w.byte = byte;
+        });
+        f.calls[before.3..].iter_mut().for_each(|c| c.1 = line);
+        f.unknown_calls[before.4..]
+            .iter_mut()
+            .for_each(|c| c.1 = line);
+        // Byte ranges of the expansion are not the file's: nothing to rewrite there.
+        f.method_calls.truncate(before.5);
+        for (had, h) in hazards_before.into_iter().zip([
+            &mut f.io,
+            &mut f.alloc,
+            &mut f.exit,
+            &mut f.opaque_write,
+            &mut f.alias_read,
+        ]) {
+            if let Some(h) = h.as_mut().filter(|_| !had) {
+                h.line = line;
+            }
+        }
+    }
+}
+
+/// `min` or `max` when a two-parameter macro's body is the conditional that picks the smaller
+/// or larger argument (`#define MIN(a, b) ((a < b) ? a : b)`).
+fn minmax_macro(def: &str) -> Option<&'static str> {
+    let (params, body) = super::expand::function_macro(def)?;
+    let [_, _] = params.as_slice() else {
+        return None;
+    };
+    let body = super::expand::substitute(&params, &body, &["$a".into(), "$b".into()])?;
+    let shape: String = body
+        .chars()
+        .filter(|c| !c.is_whitespace() && !"()".contains(*c))
+        .collect();
+    match shape.as_str() {
+        "$a<$b?$a:$b" | "$a<=$b?$a:$b" | "$a>$b?$b:$a" | "$a>=$b?$b:$a" => Some("min"),
+        "$a>$b?$a:$b" | "$a>=$b?$a:$b" | "$a<$b?$b:$a" | "$a<=$b?$b:$a" => Some("max"),
+        _ => None,
     }
 }
 

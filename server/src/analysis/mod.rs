@@ -9,6 +9,7 @@
 mod classes;
 mod cost;
 mod document;
+mod expand;
 mod facts;
 mod headers;
 mod members;

@@ -13,11 +13,11 @@ use super::syntax::{for_each_descendant, text};
 /// `outermost` is the outermost loop around this one (its other iterations would read what this
 /// loop leaves behind), `vars` the enclosing function's variables.
 /// `children` are the loops directly inside this one, with the scalars already private to them.
-pub fn privatise(
+pub fn privatise<'t>(
     facts: &mut LoopFacts,
     node: Node,
     outermost: Option<Node>,
-    func: Node,
+    func: Node<'t>,
     vars: &[VarDecl],
     children: &[(std::ops::Range<usize>, Vec<String>)],
     src: &[u8],
@@ -78,10 +78,13 @@ pub fn privatise(
         return;
     }
     // Read after the loop, or elsewhere in an enclosing loop (its next iteration runs after this
-    // loop): the last value matters.
+    // loop): the last value matters, unless the next mention assigns it afresh.
     let (lo, hi) = (node.start_byte(), node.end_byte());
     let outer = outermost.map(|o| o.byte_range()).unwrap_or(lo..hi);
-    let mut live: Vec<String> = Vec::new();
+    // Mentions in the enclosing loops, in the order they run after this loop (the rest of this
+    // iteration of the outermost loop, then the start of its next one), and after them.
+    let mut around: Vec<(String, Node)> = Vec::new();
+    let mut wrapped: Vec<(String, Node)> = Vec::new();
     let mut after: Vec<(String, Node)> = Vec::new();
     for_each_descendant(func, |n| {
         // Before the loop and outside every loop around it.
@@ -96,41 +99,29 @@ pub fn privatise(
             if !candidates.iter().any(|c| c == name.as_ref()) {
                 return true;
             }
-            if outer.contains(&n.start_byte()) && n.start_byte() < hi {
-                live.push(name.to_string());
-            } else if n.start_byte() >= hi {
-                if outer.contains(&n.start_byte()) {
-                    live.push(name.to_string());
-                }
-                after.push((name.to_string(), n));
-            }
+            let at = n.start_byte();
+            let list = if !outer.contains(&at) {
+                &mut after
+            } else if at >= hi {
+                &mut around
+            } else {
+                &mut wrapped
+            };
+            list.push((name.to_string(), n));
         }
         true
     });
-    // After the loop, a value is dead when the next mention assigns it afresh in a block that
-    // holds every later mention (`t = e;` at the top of another loop's body).
+    around.extend(wrapped);
+    let mut live: Vec<String> = Vec::new();
     for c in &candidates {
-        let mentions: Vec<Node> = after
-            .iter()
-            .filter(|(n, _)| n == c)
-            .map(|(_, n)| *n)
-            .collect();
-        let Some(first) = mentions.first() else {
-            continue;
+        let of = |list: &[(String, Node<'t>)]| -> Vec<Node<'t>> {
+            list.iter()
+                .filter(|(n, _)| n == c)
+                .map(|(_, n)| *n)
+                .collect()
         };
-        let killed = first
-            .parent()
-            .filter(|a| a.kind() == "assignment_expression")
-            .and_then(|a| a.parent())
-            .filter(|st| st.kind() == "expression_statement" && defines(*st, c, src))
-            .and_then(|st| st.parent())
-            .filter(|b| matches!(b.kind(), "compound_statement" | "case_statement"))
-            .is_some_and(|block| {
-                mentions[1..]
-                    .iter()
-                    .all(|m| block.byte_range().contains(&m.start_byte()))
-            });
-        if !killed {
+        let (inside, later) = (of(&around), of(&after));
+        if !killed_first(&inside, c, src) || !killed_first(&later, c, src) {
             live.push(c.clone());
         }
     }
@@ -139,6 +130,38 @@ pub fn privatise(
         facts.scalar_reads.retain(|(n, _, _)| *n != name);
         facts.private_scalars.push(name);
     }
+}
+
+/// Whether no mention of `mentions` (in the order they run) reads the value they find: each one
+/// before the first that reads it assigns it (`t = e`), and one of those assigns it afresh in a
+/// block holding every later mention (`t = e;` at the top of another loop's body). No mention:
+/// nothing reads it.
+fn killed_first(mentions: &[Node], name: &str, src: &[u8]) -> bool {
+    for (k, m) in mentions.iter().enumerate() {
+        let Some(st) = m
+            .parent()
+            .filter(|a| {
+                a.kind() == "assignment_expression"
+                    && a.child_by_field_name("left").is_some_and(|l| l == *m)
+            })
+            .and_then(|a| a.parent())
+            .filter(|st| st.kind() == "expression_statement" && defines(*st, name, src))
+        else {
+            return false;
+        };
+        let kills = st
+            .parent()
+            .filter(|b| matches!(b.kind(), "compound_statement" | "case_statement"))
+            .is_some_and(|block| {
+                mentions[k + 1..]
+                    .iter()
+                    .all(|m| block.byte_range().contains(&m.start_byte()))
+            });
+        if kills {
+            return true;
+        }
+    }
+    true
 }
 
 /// Whether every read of `name` in the loop comes after a plain assignment to it that is a

@@ -545,3 +545,8 @@ void Mesh::rescale() { for (int i = 0; i < cells; ++i) vol[i] = vol[i] * scale; 
     assert_eq!(by(&r, "vol").access, Access::ReadWrite);
     assert_eq!(by(&r, "scale").elem_type, "double");
 }
+
+#[test]
+fn corpus_dependence_mechanisms() {
+    check_corpus_file("dependence.cpp");
+}

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use super::facts::{ArrayRef, LoopFacts, LoopForm, WriteKind};
+use super::facts::{ArrayRef, Induction, LoopFacts, LoopForm, WriteKind};
 use super::poly::Poly;
 use super::region::LoopKind;
 
@@ -89,7 +89,13 @@ pub fn classify(f: &LoopFacts) -> Verdict {
             let subs: Vec<&Poly> = w.subs.iter().flatten().collect();
             if !subs.iter().any(|p| p.mentions(&counter)) {
                 match &w.write {
-                    Some(WriteKind::Accumulate(op)) if refs.iter().all(|r| r.write.is_some()) => {
+                    Some(WriteKind::Accumulate(op))
+                        if refs.iter().all(|r| r.write.is_some())
+                            && refs.iter().all(|r| {
+                                matches!(&r.write, Some(WriteKind::Accumulate(o)) if o == op)
+                                    || !may_overlap(&r.text, &w.text)
+                            }) =>
+                    {
                         reductions.push(format!("`{}` with `{op}`", w.text));
                         continue;
                     }
@@ -109,7 +115,7 @@ pub fn classify(f: &LoopFacts) -> Verdict {
                 if std::ptr::eq(*r, **w) {
                     continue;
                 }
-                match dependence(w, r, &counter, &nest_vars) {
+                match dependence(w, r, &counter, &nest_vars, f.induction.as_ref()) {
                     Dep::None => {}
                     Dep::Scan => scans.push(format!("`{}`", w.text)),
                     Dep::Carried(why) => return Verdict::seq(why),
@@ -140,7 +146,7 @@ pub fn classify(f: &LoopFacts) -> Verdict {
             "{} {verb} accumulated across iterations with an associative operator: partial results can be combined in any order",
             reductions.join(" and ")
         );
-    } else if let Some((array, count, sample)) = stencil_reads(&by_array, &nest_vars) {
+    } else if let Some((array, count, sample)) = stencil_reads(&by_array, &counter, &nest_vars) {
         kind = LoopKind::Stencil;
         let written = writes.first().cloned().unwrap_or_default();
         reason = format!(
@@ -369,7 +375,13 @@ enum Dep {
 }
 
 /// Whether reference `r` touches, in one iteration, what write `w` writes in another.
-fn dependence(w: &ArrayRef, r: &ArrayRef, counter: &str, nest_vars: &[String]) -> Dep {
+fn dependence(
+    w: &ArrayRef,
+    r: &ArrayRef,
+    counter: &str,
+    nest_vars: &[String],
+    ind: Option<&Induction>,
+) -> Dep {
     let what = if r.write.is_some() && !r.read {
         "writes"
     } else {
@@ -406,6 +418,17 @@ fn dependence(w: &ArrayRef, r: &ArrayRef, counter: &str, nest_vars: &[String]) -
         return Dep::None;
     };
     if !ws.mentions(counter) {
+        return Dep::None;
+    }
+    if let Some(ind) = ind
+        && mirrored_apart(
+            &ws,
+            &ws.add(&d).unwrap_or_default(),
+            counter,
+            nest_vars,
+            ind,
+        )
+    {
         return Dep::None;
     }
     if nest_vars.iter().any(|v| d.mentions(v)) {
@@ -458,9 +481,12 @@ fn dependence(w: &ArrayRef, r: &ArrayRef, counter: &str, nest_vars: &[String]) -
     }
 }
 
-/// An array the loop only reads, at two or more positions a loop-invariant distance apart.
+/// An array the loop only reads, at two or more positions a loop-invariant distance apart that
+/// two different iterations of `counter` can both read (`in[i-1]`, `in[i+1]`): the components of
+/// an iteration's own block (`f[3*i]`, `f[3*i+1]`, `p[i][0]`, `p[i][1]`) are a map's gather.
 fn stencil_reads(
     by_array: &BTreeMap<&str, Vec<&ArrayRef>>,
+    counter: &str,
     nest_vars: &[String],
 ) -> Option<(String, usize, String)> {
     for (array, refs) in by_array {
@@ -496,6 +522,7 @@ fn stencil_reads(
                             .is_some_and(|d| !nest_vars.iter().any(|v| d.mentions(v))),
                         _ => false,
                     })
+                    && shared_across_iterations(sa, sb, counter)
             })
         });
         if neighbours {
@@ -503,4 +530,105 @@ fn stencil_reads(
         }
     }
     None
+}
+
+/// Whether two reads `sa`, `sb` a loop-invariant distance apart can reach one element from two
+/// different iterations of `counter`: some distance `t != 0` of the counter must move every
+/// dimension by exactly its difference. Unsure (symbolic strides) counts as yes.
+fn shared_across_iterations(sa: &[Option<Poly>], sb: &[Option<Poly>], counter: &str) -> bool {
+    let mut step: Option<i64> = None;
+    for (x, y) in sa.iter().zip(sb) {
+        let (Some(x), Some(y)) = (x, y) else {
+            return true;
+        };
+        let Some(d) = x.sub(y) else {
+            return true;
+        };
+        let c = x.coefficient_of(counter).unwrap_or_default();
+        if c.is_zero() {
+            if !d.is_zero() {
+                // A dimension the counter does not move differs: never the same element.
+                return false;
+            }
+            continue;
+        }
+        if d.is_zero() {
+            if step.is_some_and(|t| t != 0) {
+                return false;
+            }
+            step = Some(0);
+            continue;
+        }
+        match (d.as_constant(), c.as_constant()) {
+            // `3*i` against `3*i + 1`: no whole number of iterations apart.
+            (Some(dc), Some(cc)) if dc % cc != 0 => return false,
+            _ => {}
+        }
+        match d.ratio_to(&c) {
+            Some(t) if step.is_none_or(|s| s == t) => step = Some(t),
+            Some(_) => return false,
+            None => return true,
+        }
+    }
+    step != Some(0)
+}
+
+/// Whether two fixed-element writes may reach the same location: only distinct fields of one
+/// element (`c[k].lo`, `c[k].hi`) are known apart.
+fn may_overlap(a: &str, b: &str) -> bool {
+    let squash = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    let (a, b) = (squash(a), squash(b));
+    let field = |s: &str| {
+        let (path, f) = s.rsplit_once('.')?;
+        (!f.contains(['[', ']', '(', '-'])).then(|| (path.to_string(), f.to_string()))
+    };
+    match (field(&a), field(&b)) {
+        (Some((pa, fa)), Some((pb, fb))) => pa != pb || fa == fb,
+        _ => true,
+    }
+}
+
+/// Whether `a[c*i + p]` and `a[-c*i + q]` (a halo copied from its mirror image,
+/// `buf[h - k - 1] = buf[h + k]`) never meet in two different iterations: they meet where
+/// `i + i' = (q - p) / c`, which two different counter values from `[lower, upper]` cannot sum
+/// to when it is not a whole number, below `2*lower + 1` or above `2*upper - 1`.
+fn mirrored_apart(
+    ws: &Poly,
+    rs: &Poly,
+    counter: &str,
+    nest_vars: &[String],
+    ind: &Induction,
+) -> bool {
+    let (Some(cw), Some(cr)) = (ws.coefficient_of(counter), rs.coefficient_of(counter)) else {
+        return false;
+    };
+    let (Some(cw), Some(cr)) = (cw.as_constant(), cr.as_constant()) else {
+        return false;
+    };
+    if cw == 0 || cw != -cr {
+        return false;
+    }
+    let strip = |p: &Poly, c: i64| p.sub(&Poly::var(counter).scale(c)?);
+    let (Some(p), Some(q)) = (strip(ws, cw), strip(rs, cr)) else {
+        return false;
+    };
+    if p.mentions(counter) || q.mentions(counter) {
+        return false;
+    }
+    let Some(gap) = q.sub(&p) else {
+        return false;
+    };
+    if nest_vars.iter().any(|v| gap.mentions(v)) {
+        return false;
+    }
+    let Some(g) = gap.as_constant() else {
+        return false;
+    };
+    if g % cw != 0 {
+        return true;
+    }
+    let sum = g / cw;
+    let below = ind.lower.as_constant().is_some_and(|l| sum < 2 * l + 1);
+    let above = ind.upper.as_constant().is_some_and(|u| sum > 2 * u - 1);
+    below || above
 }

@@ -9,6 +9,7 @@
 mod classes;
 mod cost;
 mod document;
+mod expansion;
 mod facts;
 mod headers;
 mod members;
@@ -20,6 +21,7 @@ mod records;
 pub mod region;
 mod scope;
 mod syntax;
+mod templates;
 mod units;
 mod verdict;
 

@@ -100,9 +100,10 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 && !func_name.contains('~')
                 && !func_name.contains("operator") =>
         {
-            Some(req.macros.records.get(class).ok_or_else(|| {
+            let rec = req.macros.records.get(class).ok_or_else(|| {
                 format!("`{func_name}` is a member function of `{class}`, whose definition this file and its headers do not show")
-            })?)
+            })?;
+            Some(rec.with_inherited(&req.macros.records))
         }
         Some(_) => {
             return Err(format!(
@@ -117,9 +118,16 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         None => None,
     };
     let func_name = func_name.replace("::", "_");
-    if req.in_template {
+    // Parameters of the templates around the function: the loop may not name them (templates.rs).
+    let template_params = super::templates::parameters_in_scope(func, src)?;
+    if req.in_template && template_params.is_empty() {
         return Err(format!(
             "`{func_name}` is a template: its types are only known per instantiation"
+        ));
+    }
+    if let Some(t) = super::templates::first_named(req.node, src, &template_params) {
+        return Err(format!(
+            "the loop uses `{t}`, a template parameter of `{func_name}`: its types and values are only known per instantiation"
         ));
     }
     // `DATA_TYPE x` with `#define DATA_TYPE double` is a `double` to the harness.
@@ -159,7 +167,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             req.macros,
             &decl_of,
             &req.facts.locals,
-            this_class,
+            this_class.as_ref(),
         )?
     };
     for p in &paths.paths {
@@ -193,28 +201,24 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         }
         out
     };
-    let arrays: Vec<super::facts::ArrayRef> = req
-        .facts
-        .arrays
-        .iter()
-        .map(|r| {
-            let mut r = r.clone();
-            if let Some(p) = path_name(&r.array) {
-                r.array = p;
-            }
-            r.subs = r
-                .subs
-                .iter()
-                .map(|s| s.as_ref().map(&rename_paths))
-                .collect();
-            r.index_arrays = r
-                .index_arrays
-                .iter()
-                .map(|a| path_name(a).unwrap_or(a.clone()))
-                .collect();
-            r
-        })
-        .collect();
+    let renamed = |r: &super::facts::ArrayRef| {
+        let mut r = r.clone();
+        if let Some(p) = path_name(&r.array) {
+            r.array = p;
+        }
+        r.subs = r
+            .subs
+            .iter()
+            .map(|s| s.as_ref().map(&rename_paths))
+            .collect();
+        r.index_arrays = r
+            .index_arrays
+            .iter()
+            .map(|a| path_name(a).unwrap_or(a.clone()))
+            .collect();
+        r
+    };
+    let mut arrays: Vec<super::facts::ArrayRef> = req.facts.arrays.iter().map(renamed).collect();
     let decls = &resolved[..];
     let decl_of: HashMap<&str, &VarDecl> = decls.iter().map(|d| (d.name.as_str(), d)).collect();
     let nest_vars: HashSet<&str> = req.nest.iter().map(|i| i.var.as_str()).collect();
@@ -290,6 +294,27 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         return Err(format!(
             "it uses `{name}`, which is neither a parameter nor a local of `{func_name}`"
         ));
+    }
+    for name in &used {
+        if let Some(d) = decl_of.get(name.as_str())
+            && let Some(t) = template_params
+                .iter()
+                .find(|t| super::syntax::mentions_word(&d.ty, t))
+        {
+            return Err(format!(
+                "`{name}` has type `{}`, which names `{t}`, a template parameter of `{func_name}`: its types are only known per instantiation",
+                d.ty
+            ));
+        }
+    }
+
+    // A macro the loop calls may subscript arrays (`SMVP(u)` reads `u[index - x]` and
+    // `kx[index + 1]`): sizes and access modes come from the loop with its macros expanded
+    // (expansion.rs), which holds the direct references too.
+    if !reached.is_empty()
+        && let Some(all) = super::expansion::expanded_array_refs(req.node, src, req.macros)
+    {
+        arrays = all.iter().map(renamed).collect();
     }
 
     let written_scalars: HashSet<String> = req

@@ -35,6 +35,8 @@ pub struct Record {
     pub has_methods: bool,
     pub has_virtual: bool,
     pub has_base: bool,
+    /// The base classes as the clause names them (`Force` of `class ForceLJ : public Force`).
+    pub bases: Vec<String>,
     /// The definition as it stands in the source: `struct S { .. };` or `typedef struct { .. } S;`.
     pub text: String,
     /// The definition names a type only through a typedef (`typedef struct { .. } S;`).
@@ -44,6 +46,30 @@ pub struct Record {
 impl Record {
     pub fn field(&self, name: &str) -> Option<&Field> {
         self.fields.iter().find(|f| f.name == name)
+    }
+
+    /// The record with the fields it inherits from the bases `records` defines (a member
+    /// function's `ntypes` may be a field of the base class); a field of its own hides a base's.
+    pub fn with_inherited(&self, records: &HashMap<String, Record>) -> Record {
+        let mut out = self.clone();
+        let mut pending: Vec<&str> = self.bases.iter().map(String::as_str).collect();
+        let mut seen: Vec<&str> = Vec::new();
+        while let Some(b) = pending.pop() {
+            if seen.contains(&b) || seen.len() > 16 {
+                continue;
+            }
+            seen.push(b);
+            let Some(base) = records.get(b) else {
+                continue;
+            };
+            for f in &base.fields {
+                if out.field(&f.name).is_none() {
+                    out.fields.push(f.clone());
+                }
+            }
+            pending.extend(base.bases.iter().map(String::as_str));
+        }
+        out
     }
 }
 
@@ -102,6 +128,18 @@ pub fn collect(root: Node, src: &[u8]) -> HashMap<String, Record> {
                 has_base: named_children(n)
                     .iter()
                     .any(|c| c.kind() == "base_class_clause"),
+                bases: named_children(n)
+                    .into_iter()
+                    .filter(|c| c.kind() == "base_class_clause")
+                    .flat_map(named_children)
+                    .filter(|b| {
+                        matches!(
+                            b.kind(),
+                            "type_identifier" | "qualified_identifier" | "template_type"
+                        )
+                    })
+                    .map(|b| text(b, src).to_string())
+                    .collect(),
                 text: holder_text.unwrap_or_default(),
                 anonymous: false,
             };

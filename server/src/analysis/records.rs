@@ -1,4 +1,4 @@
-//! Structs, classes and unions the file and its headers define, with their fields' types: what the
+//! Structs, classes, unions and enums the file and its headers define, with their fields' types: what the
 //! outliner needs to pass a struct to a region (a POD struct the harness can fill field by field)
 //! or to pass the fields a loop uses as parameters of their own (`chunk->u[i]`, `this->x[i]`).
 
@@ -35,6 +35,8 @@ pub struct Record {
     pub has_methods: bool,
     pub has_virtual: bool,
     pub has_base: bool,
+    /// An enum's underlying type (`int` unless it names one): the harness fills it as that.
+    pub underlying: Option<String>,
     /// The base classes as the clause names them (`Force` of `class ForceLJ : public Force`).
     pub bases: Vec<String>,
     /// The definition as it stands in the source: `struct S { .. };` or `typedef struct { .. } S;`.
@@ -80,12 +82,13 @@ pub fn collect(root: Node, src: &[u8]) -> HashMap<String, Record> {
     for_each_descendant(root, |n| {
         if matches!(
             n.kind(),
-            "struct_specifier" | "class_specifier" | "union_specifier"
+            "struct_specifier" | "class_specifier" | "union_specifier" | "enum_specifier"
         ) && let Some(body) = n.child_by_field_name("body")
         {
             let keyword = match n.kind() {
                 "struct_specifier" => "struct",
                 "class_specifier" => "class",
+                "enum_specifier" => "enum",
                 _ => "union",
             };
             let mut names: Vec<(String, bool)> = Vec::new();
@@ -142,8 +145,15 @@ pub fn collect(root: Node, src: &[u8]) -> HashMap<String, Record> {
                     .collect(),
                 text: holder_text.unwrap_or_default(),
                 anonymous: false,
+                underlying: (keyword == "enum").then(|| {
+                    n.child_by_field_name("base")
+                        .map(|b| squash(&text(b, src)))
+                        .unwrap_or_else(|| "int".into())
+                }),
             };
-            read_body(body, src, &mut rec);
+            if keyword != "enum" {
+                read_body(body, src, &mut rec);
+            }
             for (name, anonymous) in names {
                 let mut r = rec.clone();
                 r.anonymous = anonymous;

@@ -47,6 +47,7 @@ impl MemberPath {
             reference: false,
             vector: false,
             array_size: self.field.dims.first().cloned(),
+            dims: Vec::new(),
             is_const: false,
             is_param: true,
             init: None,

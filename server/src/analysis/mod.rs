@@ -8,6 +8,7 @@
 
 mod classes;
 mod cost;
+mod dims;
 mod document;
 mod expansion;
 mod facts;

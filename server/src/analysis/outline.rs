@@ -346,6 +346,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     let mut local_lines: Vec<String> = Vec::new();
     let mut extra_sizes: Vec<String> = Vec::new();
     let mut records: Vec<super::region::RegionRecord> = Vec::new();
+    let mut flat_arrays: HashMap<String, super::dims::FlatShape> = HashMap::new();
     let mut record_defs: Vec<String> = Vec::new();
     for name in &used {
         let Some(decl) = decl_of.get(name.as_str()).copied() else {
@@ -386,12 +387,23 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             local_lines.push(format!("    {} {name};", decl.ty));
             continue;
         }
-        if decl.pointer > 1 || (decl.pointer == 1 && (decl.vector || decl.array_size.is_some())) {
+        // A fixed multi-dimensional array travels flat (dims.rs).
+        let flat = super::dims::flat_shape(decl, req.macros);
+        if let Some(shape) = &flat {
+            flat_arrays.insert(name.clone(), shape.clone());
+        } else if decl.pointer > 1
+            || (decl.pointer == 1 && (decl.vector || decl.array_size.is_some()))
+        {
+            let what = if decl.dims.is_empty() {
+                "a pointer to pointers"
+            } else {
+                "an array whose inner dimensions are not known constants"
+            };
             return Err(format!(
-                "`{name}` is a pointer to pointers; only flat arrays are outlined"
+                "`{name}` is {what}; only flat arrays and fixed-size ones are outlined"
             ));
         }
-        if decl.is_array() {
+        if decl.is_array() || flat.is_some() {
             let refs: Vec<_> = arrays.iter().filter(|r| r.array == *name).collect();
             let written = refs.iter().any(|r| r.write.is_some());
             let read = refs.iter().any(|r| r.read) || refs.is_empty();
@@ -409,7 +421,15 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 access
             };
             params.push(Param {
-                decl: decl.clone(),
+                // A flattened array is a plain pointer inside the region.
+                decl: match flat {
+                    Some(_) => VarDecl {
+                        pointer: 1,
+                        array_size: None,
+                        ..decl.clone()
+                    },
+                    None => decl.clone(),
+                },
                 region: RegionParam {
                     name: name.clone(),
                     elem_type: decl.ty.clone(),
@@ -419,7 +439,11 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     is_size: false,
                     input: None,
                     // A vector is passed by its data pointer at the call site.
-                    call_arg: decl.vector.then(|| format!("{name}.data()")),
+                    call_arg: if flat.is_some() {
+                        Some(format!("&{name}{}", "[0]".repeat(decl.dims.len())))
+                    } else {
+                        decl.vector.then(|| format!("{name}.data()"))
+                    },
                 },
             });
             if size_methods.contains(name.as_str()) {
@@ -473,6 +497,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 reference: false,
                 vector: false,
                 array_size: None,
+                dims: Vec::new(),
                 is_const: true,
                 is_param: true,
                 init: None,
@@ -533,7 +558,22 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     {
         let name = &p.region.name;
         let refs: Vec<_> = arrays.iter().filter(|r| r.array == *name).collect();
-        let extent = if size_methods.contains(name.as_str()) {
+        let extent = if let Some(shape) = flat_arrays.get(name) {
+            // Rows times the row's elements; rows as declared or as the first subscripts reach.
+            let rows = shape.outer.clone().or_else(|| {
+                refs.iter()
+                    .all(|r| r.subs.len() == shape.inner.len() + 1 && r.subs[0].is_some())
+                    .then(|| {
+                        extent_from_subscripts(
+                            refs.iter().filter_map(|r| r.subs[0].as_ref()),
+                            &nest,
+                        )
+                    })
+                    .flatten()
+                    .map(|e| rename_size(&e).to_string())
+            });
+            rows.map(|r| format!("({r})*{}", shape.row()))
+        } else if size_methods.contains(name.as_str()) {
             Some(format!("{name}_size"))
         } else if let Some(n) = &p.decl.array_size {
             Some(n.clone())
@@ -606,6 +646,19 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             max: Some(format!("{bound} - 1")),
             ..InputSpec::default()
         });
+    }
+
+    // The harness compares a written struct leaf by leaf as arrays of numbers; `std::vector<bool>`
+    // has no data pointer to hand over, so a written struct with a bool field is no region.
+    for p in params.iter().filter(|p| p.region.access != Access::Read) {
+        if let Some(r) = records.iter().find(|r| r.name == p.region.elem_type)
+            && let Some(f) = r.fields.iter().find(|f| f.ty == "bool")
+        {
+            return Err(format!(
+                "the loop writes `{}`, whose field `{}` is a bool: the harness cannot compare it",
+                p.region.name, f.path
+            ));
+        }
     }
 
     // Symbols of extents and bounds must be parameters: integer locals/params are added as sizes.
@@ -734,6 +787,9 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 edits.push((s, e, replacement.clone()));
             }
         }
+    }
+    for (name, shape) in &flat_arrays {
+        edits.extend(super::dims::flatten_edits(body_node, src, name, shape)?);
     }
     for (obj, method, start, end) in &req.facts.method_calls {
         if start < &body_node.start_byte() || end > &body_node.end_byte() {

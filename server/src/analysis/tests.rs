@@ -569,6 +569,15 @@ void states(int n, const State* s, double* o) {
     for (int i = 0; i < n; ++i) o[i] = s[i].shape == Shape::BOX ? s[i].v : 0.0;
 }
 void alloc(double** a, int n) { for (int i = 0; i < n; ++i) (*a)[i] = 1.0; }
+#define W 4
+void rows(int n, double a[][W], const double b[][W]) {
+    for (int i = 0; i < n; ++i) for (int j = 0; j < W; ++j) a[i][j] = b[i][j] * 2.0;
+}
+void block(double* out) {
+    double t[8][3];
+    for (int i = 0; i < 8; ++i) { t[i][0] = i; t[i][1] = 0; }
+    out[0] = t[3][0];
+}
 ";
     let region = |line: usize| {
         outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
@@ -606,4 +615,13 @@ void alloc(double** a, int n) { for (int i = 0; i < n; ++i) (*a)[i] = 1.0; }
     assert_eq!(by(&r, "a").call_arg.as_deref(), Some("*a"));
     assert_eq!(by(&r, "a").extent.as_deref(), Some("n"));
     assert!(!r.source.contains("*a"), "{}", r.source);
+    // Fixed-size 2-D arrays travel flat, indexed row-major.
+    let r = region(21).unwrap();
+    assert_eq!(by(&r, "a").extent.as_deref(), Some("(n)*4"));
+    assert_eq!(by(&r, "a").call_arg.as_deref(), Some("&a[0][0]"));
+    assert_eq!(by(&r, "b").access, Access::Read);
+    assert!(r.source.contains("a[((i) * (4) + (j))]"), "{}", r.source);
+    let r = region(25).unwrap();
+    assert_eq!(by(&r, "t").extent.as_deref(), Some("(8)*3"));
+    assert_eq!(by(&r, "t").access, Access::Write);
 }

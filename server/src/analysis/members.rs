@@ -47,6 +47,7 @@ impl MemberPath {
             reference: false,
             vector: false,
             array_size: self.field.dims.first().cloned(),
+            dims: Vec::new(),
             is_const: false,
             is_param: true,
             init: None,
@@ -310,7 +311,100 @@ pub fn member_paths(
     }
     scan.paths = by_param;
     scan.refused = failed;
+    deref_paths(node, src, decl_of, locals, &mut scan);
     Ok(scan)
+}
+
+/// A pointer to a pointer the loop only dereferences to subscript (`(*a)[i]` with `double** a`,
+/// the out-parameter of an allocating function) is the flat array `*a`: a parameter `a` of one
+/// pointer level less, passed as `*a`.
+fn deref_paths(
+    node: Node,
+    src: &[u8],
+    decl_of: &HashMap<&str, &VarDecl>,
+    locals: &HashSet<String>,
+    scan: &mut PathScan,
+) {
+    // (root, dereference node) of each `*root` used as an array; roots used any other way.
+    let mut derefs: Vec<(String, Node)> = Vec::new();
+    let mut other: HashSet<String> = HashSet::new();
+    for_each_descendant(node, |n| {
+        if n.kind() != "identifier" {
+            return true;
+        }
+        let name = text(n, src).to_string();
+        let Some(d) = decl_of.get(name.as_str()) else {
+            return true;
+        };
+        if d.pointer < 2 || d.vector || d.array_size.is_some() || locals.contains(&name) {
+            return true;
+        }
+        let deref = n
+            .parent()
+            .filter(|p| {
+                p.kind() == "pointer_expression"
+                    && p.child_by_field_name("operator")
+                        .is_some_and(|o| text(o, src) == "*")
+            })
+            .filter(|p| {
+                let mut up = p.parent();
+                while let Some(u) = up.filter(|u| u.kind() == "parenthesized_expression") {
+                    up = u.parent();
+                }
+                up.is_some_and(|u| {
+                    u.kind() == "subscript_expression"
+                        && u.child_by_field_name("argument")
+                            .is_some_and(|a| unparen(a).id() == p.id())
+                })
+            });
+        match deref {
+            Some(p) => derefs.push((name, p)),
+            None => {
+                other.insert(name);
+            }
+        }
+        true
+    });
+    for (root, p) in derefs {
+        if other.contains(&root)
+            || scan.roots.contains(&root)
+            || scan.paths.iter().any(|m| m.param == root)
+        {
+            continue;
+        }
+        let d = decl_of[root.as_str()];
+        scan.nodes.insert(p.id(), root.clone());
+        let range = (p.start_byte(), p.end_byte());
+        let spelled: String = text(p, src).split_whitespace().collect();
+        match scan
+            .paths
+            .iter_mut()
+            .find(|m| m.call_arg == format!("*{root}"))
+        {
+            Some(m) => {
+                m.texts.insert(spelled);
+                m.ranges.push(range);
+            }
+            None => scan.paths.push(MemberPath {
+                param: root.clone(),
+                texts: HashSet::from([spelled]),
+                call_arg: format!("*{root}"),
+                field: Field {
+                    name: root.clone(),
+                    ty: d.ty.clone(),
+                    pointer: d.pointer - 1,
+                    dims: Vec::new(),
+                    bitfield: false,
+                    reference: false,
+                    is_static: false,
+                },
+                written: false,
+                ranges: vec![range],
+                first_byte: d.start_byte,
+            }),
+        }
+        scan.roots.insert(root);
+    }
 }
 
 /// The field a chain of member accesses ends at, from the record of its root.
@@ -420,6 +514,9 @@ fn leaves(
     if rec.keyword == "union" {
         return Err(format!("`{name}` is a union"));
     }
+    if rec.keyword == "enum" {
+        return Err(format!("`{name}` is an enum, not a struct"));
+    }
     if rec.has_virtual {
         return Err(format!("`{name}` has virtual methods"));
     }
@@ -461,10 +558,34 @@ fn leaves(
         if count > 1 << 20 {
             return Err(format!("`{at}` is too large"));
         }
+        let enumeration = record_of(&f.ty, macros).filter(|(_, r)| r.keyword == "enum");
         if let Some(s) = scalar_of(&f.ty, macros) {
             out.push(RecordField {
                 path: format!("{prefix}{}", f.name),
                 ty: s,
+                count,
+            });
+        } else if let Some((e, rec)) = enumeration {
+            // An enum field is filled as its underlying integer; its definition travels along.
+            let ty = rec
+                .underlying
+                .as_deref()
+                .and_then(|u| scalar_of(u, macros))
+                .filter(|u| is_known_scalar(u) && !u.contains("float") && !u.contains("double"))
+                .ok_or_else(|| {
+                    format!("the enum `{e}` has an underlying type the harness cannot fill")
+                })?;
+            if rec.text.is_empty() {
+                return Err(format!(
+                    "the definition of the enum `{e}` also declares variables; it cannot be copied alone"
+                ));
+            }
+            if !defs.contains(&rec.text) {
+                defs.push(rec.text.clone());
+            }
+            out.push(RecordField {
+                path: format!("{prefix}{}", f.name),
+                ty,
                 count,
             });
         } else if record_of(&f.ty, macros).is_some() {

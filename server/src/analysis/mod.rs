@@ -8,8 +8,10 @@
 
 mod classes;
 mod cost;
+mod dims;
 mod document;
 mod expand;
+mod expansion;
 mod facts;
 mod headers;
 mod members;
@@ -21,6 +23,7 @@ mod records;
 pub mod region;
 mod scope;
 mod syntax;
+mod templates;
 mod units;
 mod verdict;
 

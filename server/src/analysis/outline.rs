@@ -100,9 +100,10 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 && !func_name.contains('~')
                 && !func_name.contains("operator") =>
         {
-            Some(req.macros.records.get(class).ok_or_else(|| {
+            let rec = req.macros.records.get(class).ok_or_else(|| {
                 format!("`{func_name}` is a member function of `{class}`, whose definition this file and its headers do not show")
-            })?)
+            })?;
+            Some(rec.with_inherited(&req.macros.records))
         }
         Some(_) => {
             return Err(format!(
@@ -117,9 +118,16 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         None => None,
     };
     let func_name = func_name.replace("::", "_");
-    if req.in_template {
+    // Parameters of the templates around the function: the loop may not name them (templates.rs).
+    let template_params = super::templates::parameters_in_scope(func, src)?;
+    if req.in_template && template_params.is_empty() {
         return Err(format!(
             "`{func_name}` is a template: its types are only known per instantiation"
+        ));
+    }
+    if let Some(t) = super::templates::first_named(req.node, src, &template_params) {
+        return Err(format!(
+            "the loop uses `{t}`, a template parameter of `{func_name}`: its types and values are only known per instantiation"
         ));
     }
     // `DATA_TYPE x` with `#define DATA_TYPE double` is a `double` to the harness.
@@ -159,7 +167,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             req.macros,
             &decl_of,
             &req.facts.locals,
-            this_class,
+            this_class.as_ref(),
         )?
     };
     for p in &paths.paths {
@@ -193,28 +201,24 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         }
         out
     };
-    let arrays: Vec<super::facts::ArrayRef> = req
-        .facts
-        .arrays
-        .iter()
-        .map(|r| {
-            let mut r = r.clone();
-            if let Some(p) = path_name(&r.array) {
-                r.array = p;
-            }
-            r.subs = r
-                .subs
-                .iter()
-                .map(|s| s.as_ref().map(&rename_paths))
-                .collect();
-            r.index_arrays = r
-                .index_arrays
-                .iter()
-                .map(|a| path_name(a).unwrap_or(a.clone()))
-                .collect();
-            r
-        })
-        .collect();
+    let renamed = |r: &super::facts::ArrayRef| {
+        let mut r = r.clone();
+        if let Some(p) = path_name(&r.array) {
+            r.array = p;
+        }
+        r.subs = r
+            .subs
+            .iter()
+            .map(|s| s.as_ref().map(&rename_paths))
+            .collect();
+        r.index_arrays = r
+            .index_arrays
+            .iter()
+            .map(|a| path_name(a).unwrap_or(a.clone()))
+            .collect();
+        r
+    };
+    let mut arrays: Vec<super::facts::ArrayRef> = req.facts.arrays.iter().map(renamed).collect();
     let decls = &resolved[..];
     let decl_of: HashMap<&str, &VarDecl> = decls.iter().map(|d| (d.name.as_str(), d)).collect();
     let nest_vars: HashSet<&str> = req.nest.iter().map(|i| i.var.as_str()).collect();
@@ -291,6 +295,27 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             "it uses `{name}`, which is neither a parameter nor a local of `{func_name}`"
         ));
     }
+    for name in &used {
+        if let Some(d) = decl_of.get(name.as_str())
+            && let Some(t) = template_params
+                .iter()
+                .find(|t| super::syntax::mentions_word(&d.ty, t))
+        {
+            return Err(format!(
+                "`{name}` has type `{}`, which names `{t}`, a template parameter of `{func_name}`: its types are only known per instantiation",
+                d.ty
+            ));
+        }
+    }
+
+    // A macro the loop calls may subscript arrays (`SMVP(u)` reads `u[index - x]` and
+    // `kx[index + 1]`): sizes and access modes come from the loop with its macros expanded
+    // (expansion.rs), which holds the direct references too.
+    if !reached.is_empty()
+        && let Some(all) = super::expansion::expanded_array_refs(req.node, src, req.macros)
+    {
+        arrays = all.iter().map(renamed).collect();
+    }
 
     let written_scalars: HashSet<String> = req
         .facts
@@ -321,6 +346,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     let mut local_lines: Vec<String> = Vec::new();
     let mut extra_sizes: Vec<String> = Vec::new();
     let mut records: Vec<super::region::RegionRecord> = Vec::new();
+    let mut flat_arrays: HashMap<String, super::dims::FlatShape> = HashMap::new();
     let mut record_defs: Vec<String> = Vec::new();
     for name in &used {
         let Some(decl) = decl_of.get(name.as_str()).copied() else {
@@ -361,12 +387,23 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             local_lines.push(format!("    {} {name};", decl.ty));
             continue;
         }
-        if decl.pointer > 1 || (decl.pointer == 1 && (decl.vector || decl.array_size.is_some())) {
+        // A fixed multi-dimensional array travels flat (dims.rs).
+        let flat = super::dims::flat_shape(decl, req.macros);
+        if let Some(shape) = &flat {
+            flat_arrays.insert(name.clone(), shape.clone());
+        } else if decl.pointer > 1
+            || (decl.pointer == 1 && (decl.vector || decl.array_size.is_some()))
+        {
+            let what = if decl.dims.is_empty() {
+                "a pointer to pointers"
+            } else {
+                "an array whose inner dimensions are not known constants"
+            };
             return Err(format!(
-                "`{name}` is a pointer to pointers; only flat arrays are outlined"
+                "`{name}` is {what}; only flat arrays and fixed-size ones are outlined"
             ));
         }
-        if decl.is_array() {
+        if decl.is_array() || flat.is_some() {
             let refs: Vec<_> = arrays.iter().filter(|r| r.array == *name).collect();
             let written = refs.iter().any(|r| r.write.is_some());
             let read = refs.iter().any(|r| r.read) || refs.is_empty();
@@ -384,7 +421,15 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 access
             };
             params.push(Param {
-                decl: decl.clone(),
+                // A flattened array is a plain pointer inside the region.
+                decl: match flat {
+                    Some(_) => VarDecl {
+                        pointer: 1,
+                        array_size: None,
+                        ..decl.clone()
+                    },
+                    None => decl.clone(),
+                },
                 region: RegionParam {
                     name: name.clone(),
                     elem_type: decl.ty.clone(),
@@ -394,7 +439,11 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     is_size: false,
                     input: None,
                     // A vector is passed by its data pointer at the call site.
-                    call_arg: decl.vector.then(|| format!("{name}.data()")),
+                    call_arg: if flat.is_some() {
+                        Some(format!("&{name}{}", "[0]".repeat(decl.dims.len())))
+                    } else {
+                        decl.vector.then(|| format!("{name}.data()"))
+                    },
                 },
             });
             if size_methods.contains(name.as_str()) {
@@ -448,6 +497,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 reference: false,
                 vector: false,
                 array_size: None,
+                dims: Vec::new(),
                 is_const: true,
                 is_param: true,
                 init: None,
@@ -508,7 +558,22 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     {
         let name = &p.region.name;
         let refs: Vec<_> = arrays.iter().filter(|r| r.array == *name).collect();
-        let extent = if size_methods.contains(name.as_str()) {
+        let extent = if let Some(shape) = flat_arrays.get(name) {
+            // Rows times the row's elements; rows as declared or as the first subscripts reach.
+            let rows = shape.outer.clone().or_else(|| {
+                refs.iter()
+                    .all(|r| r.subs.len() == shape.inner.len() + 1 && r.subs[0].is_some())
+                    .then(|| {
+                        extent_from_subscripts(
+                            refs.iter().filter_map(|r| r.subs[0].as_ref()),
+                            &nest,
+                        )
+                    })
+                    .flatten()
+                    .map(|e| rename_size(&e).to_string())
+            });
+            rows.map(|r| format!("({r})*{}", shape.row()))
+        } else if size_methods.contains(name.as_str()) {
             Some(format!("{name}_size"))
         } else if let Some(n) = &p.decl.array_size {
             Some(n.clone())
@@ -581,6 +646,19 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             max: Some(format!("{bound} - 1")),
             ..InputSpec::default()
         });
+    }
+
+    // The harness compares a written struct leaf by leaf as arrays of numbers; `std::vector<bool>`
+    // has no data pointer to hand over, so a written struct with a bool field is no region.
+    for p in params.iter().filter(|p| p.region.access != Access::Read) {
+        if let Some(r) = records.iter().find(|r| r.name == p.region.elem_type)
+            && let Some(f) = r.fields.iter().find(|f| f.ty == "bool")
+        {
+            return Err(format!(
+                "the loop writes `{}`, whose field `{}` is a bool: the harness cannot compare it",
+                p.region.name, f.path
+            ));
+        }
     }
 
     // Symbols of extents and bounds must be parameters: integer locals/params are added as sizes.
@@ -709,6 +787,9 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 edits.push((s, e, replacement.clone()));
             }
         }
+    }
+    for (name, shape) in &flat_arrays {
+        edits.extend(super::dims::flatten_edits(body_node, src, name, shape)?);
     }
     for (obj, method, start, end) in &req.facts.method_calls {
         if start < &body_node.start_byte() || end > &body_node.end_byte() {

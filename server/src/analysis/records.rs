@@ -1,4 +1,4 @@
-//! Structs, classes and unions the file and its headers define, with their fields' types: what the
+//! Structs, classes, unions and enums the file and its headers define, with their fields' types: what the
 //! outliner needs to pass a struct to a region (a POD struct the harness can fill field by field)
 //! or to pass the fields a loop uses as parameters of their own (`chunk->u[i]`, `this->x[i]`).
 
@@ -35,6 +35,10 @@ pub struct Record {
     pub has_methods: bool,
     pub has_virtual: bool,
     pub has_base: bool,
+    /// An enum's underlying type (`int` unless it names one): the harness fills it as that.
+    pub underlying: Option<String>,
+    /// The base classes as the clause names them (`Force` of `class ForceLJ : public Force`).
+    pub bases: Vec<String>,
     /// The definition as it stands in the source: `struct S { .. };` or `typedef struct { .. } S;`.
     pub text: String,
     /// The definition names a type only through a typedef (`typedef struct { .. } S;`).
@@ -45,6 +49,30 @@ impl Record {
     pub fn field(&self, name: &str) -> Option<&Field> {
         self.fields.iter().find(|f| f.name == name)
     }
+
+    /// The record with the fields it inherits from the bases `records` defines (a member
+    /// function's `ntypes` may be a field of the base class); a field of its own hides a base's.
+    pub fn with_inherited(&self, records: &HashMap<String, Record>) -> Record {
+        let mut out = self.clone();
+        let mut pending: Vec<&str> = self.bases.iter().map(String::as_str).collect();
+        let mut seen: Vec<&str> = Vec::new();
+        while let Some(b) = pending.pop() {
+            if seen.contains(&b) || seen.len() > 16 {
+                continue;
+            }
+            seen.push(b);
+            let Some(base) = records.get(b) else {
+                continue;
+            };
+            for f in &base.fields {
+                if out.field(&f.name).is_none() {
+                    out.fields.push(f.clone());
+                }
+            }
+            pending.extend(base.bases.iter().map(String::as_str));
+        }
+        out
+    }
 }
 
 /// The records of a tree, by name (a typedef of an anonymous struct is its name); a name defined
@@ -54,12 +82,13 @@ pub fn collect(root: Node, src: &[u8]) -> HashMap<String, Record> {
     for_each_descendant(root, |n| {
         if matches!(
             n.kind(),
-            "struct_specifier" | "class_specifier" | "union_specifier"
+            "struct_specifier" | "class_specifier" | "union_specifier" | "enum_specifier"
         ) && let Some(body) = n.child_by_field_name("body")
         {
             let keyword = match n.kind() {
                 "struct_specifier" => "struct",
                 "class_specifier" => "class",
+                "enum_specifier" => "enum",
                 _ => "union",
             };
             let mut names: Vec<(String, bool)> = Vec::new();
@@ -102,10 +131,29 @@ pub fn collect(root: Node, src: &[u8]) -> HashMap<String, Record> {
                 has_base: named_children(n)
                     .iter()
                     .any(|c| c.kind() == "base_class_clause"),
+                bases: named_children(n)
+                    .into_iter()
+                    .filter(|c| c.kind() == "base_class_clause")
+                    .flat_map(named_children)
+                    .filter(|b| {
+                        matches!(
+                            b.kind(),
+                            "type_identifier" | "qualified_identifier" | "template_type"
+                        )
+                    })
+                    .map(|b| text(b, src).to_string())
+                    .collect(),
                 text: holder_text.unwrap_or_default(),
                 anonymous: false,
+                underlying: (keyword == "enum").then(|| {
+                    n.child_by_field_name("base")
+                        .map(|b| squash(&text(b, src)))
+                        .unwrap_or_else(|| "int".into())
+                }),
             };
-            read_body(body, src, &mut rec);
+            if keyword != "enum" {
+                read_body(body, src, &mut rec);
+            }
             for (name, anonymous) in names {
                 let mut r = rec.clone();
                 r.anonymous = anonymous;

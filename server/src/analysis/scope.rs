@@ -16,6 +16,9 @@ pub struct VarDecl {
     pub vector: bool,
     /// `T a[N]`: the `N`.
     pub array_size: Option<String>,
+    /// `T a[R][C]` (or the parameter `T a[][C]`): every dimension, outermost first, `None` where
+    /// the declaration gives no size; empty unless there are two or more and no pointer level.
+    pub dims: Vec<Option<String>>,
     pub is_const: bool,
     pub is_param: bool,
     /// Initializer text (`= value`), or the constructor's first argument for vectors.
@@ -234,6 +237,7 @@ fn var_decl(decl: Node, declarator: Node, is_param: bool, src: &[u8]) -> Option<
         reference: false,
         vector: false,
         array_size: None,
+        dims: Vec::new(),
         is_const,
         is_param,
         init: None,
@@ -262,6 +266,7 @@ fn var_decl(decl: Node, declarator: Node, is_param: bool, src: &[u8]) -> Option<
         }
     }
     let mut d = declarator;
+    let mut saw_pointer = false;
     for _ in 0..32 {
         match d.kind() {
             "init_declarator" => {
@@ -280,6 +285,7 @@ fn var_decl(decl: Node, declarator: Node, is_param: bool, src: &[u8]) -> Option<
             }
             "pointer_declarator" => {
                 v.pointer += 1;
+                saw_pointer = true;
                 d = match d.child_by_field_name("declarator") {
                     Some(x) => x,
                     None => break,
@@ -293,6 +299,11 @@ fn var_decl(decl: Node, declarator: Node, is_param: bool, src: &[u8]) -> Option<
                 };
             }
             "array_declarator" => {
+                v.dims.insert(
+                    0,
+                    d.child_by_field_name("size")
+                        .map(|z| text(z, src).to_string()),
+                );
                 match d.child_by_field_name("size") {
                     // `T a[N][M]`: a second dimension (not flat; the outliner refuses it).
                     Some(_) if v.array_size.is_some() => v.pointer += 1,
@@ -329,6 +340,9 @@ fn var_decl(decl: Node, declarator: Node, is_param: bool, src: &[u8]) -> Option<
             }
             _ => break,
         }
+    }
+    if saw_pointer || v.dims.len() < 2 {
+        v.dims.clear();
     }
     Some(v)
 }

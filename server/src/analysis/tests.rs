@@ -550,3 +550,83 @@ void Mesh::rescale() { for (int i = 0; i < cells; ++i) vol[i] = vol[i] * scale; 
 fn corpus_dependence_mechanisms() {
     check_corpus_file("dependence.cpp");
 }
+
+/// Regions issue #17 added after structs: arrays sized through a macro's subscripts, template
+/// loops that name no template parameter, base-class fields, enum fields, `(*a)[i]`.
+#[test]
+fn macro_subscripts_templates_bases_enums_and_derefs_become_regions() {
+    let src = "\
+#define NEIGHBOURS(a) (a[index - 1] + a[index + 1] + w[index + n])
+enum class Shape { BOX, BALL };
+struct State { double v; Shape shape; };
+struct Base { int count; };
+struct Derived : public Base { double* data; void scale(); };
+
+void smooth(int n, int m, const double* u, const double* w, double* out) {
+    for (int j = 1; j < m; ++j) { const int index = j; out[index] = NEIGHBOURS(u); }
+}
+template <typename T> void zero(int n, double* x, T* y) {
+    for (int i = 0; i < n; ++i) x[i] = 0.0;
+    for (int i = 0; i < n; ++i) y[i] = x[i];
+}
+void Derived::scale() { for (int i = 0; i < count; ++i) data[i] = 2.0 * data[i]; }
+void states(int n, const State* s, double* o) {
+    for (int i = 0; i < n; ++i) o[i] = s[i].shape == Shape::BOX ? s[i].v : 0.0;
+}
+void alloc(double** a, int n) { for (int i = 0; i < n; ++i) (*a)[i] = 1.0; }
+#define W 4
+void rows(int n, double a[][W], const double b[][W]) {
+    for (int i = 0; i < n; ++i) for (int j = 0; j < W; ++j) a[i][j] = b[i][j] * 2.0;
+}
+void block(double* out) {
+    double t[8][3];
+    for (int i = 0; i < 8; ++i) { t[i][0] = i; t[i][1] = 0; }
+    out[0] = t[3][0];
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let by = |r: &OffloadRegion, n: &str| r.params.iter().find(|p| p.name == n).cloned().unwrap();
+    // `u` is read at `index + 1` (index < m) and `w` at `index + n` only inside the macro.
+    let r = region(8).unwrap();
+    assert_eq!(by(&r, "u").extent.as_deref(), Some("m + 1"));
+    assert_eq!(by(&r, "w").extent.as_deref(), Some("m + n"));
+    assert_eq!(by(&r, "w").access, Access::Read);
+    assert!(r.source.contains("#define NEIGHBOURS"), "{}", r.source);
+    // A template's loop that names no template parameter is a region; one that does is refused.
+    assert_eq!(by(&region(11).unwrap(), "x").extent.as_deref(), Some("n"));
+    let why = region(12).unwrap_err().to_string();
+    assert!(
+        why.contains("names `T`, a template parameter of `zero`"),
+        "{why}"
+    );
+    // A field of the base class is a field of `this`.
+    let r = region(14).unwrap();
+    assert!(by(&r, "count").is_size);
+    assert_eq!(by(&r, "data").extent.as_deref(), Some("count"));
+    // An enum field is filled as its underlying integer, its definition carried before the struct.
+    let r = region(16).unwrap();
+    let state = r.types.record("State").expect("State is a region type");
+    assert_eq!(state.fields[1].path, "shape");
+    assert_eq!(state.fields[1].ty, "int");
+    let defs = &r.types.definitions;
+    assert!(
+        defs.find("enum class Shape").unwrap() < defs.find("struct State").unwrap(),
+        "{defs}"
+    );
+    // `(*a)[i]` with `double** a`: the flat array `*a`, passed as such.
+    let r = region(18).unwrap();
+    assert_eq!(by(&r, "a").call_arg.as_deref(), Some("*a"));
+    assert_eq!(by(&r, "a").extent.as_deref(), Some("n"));
+    assert!(!r.source.contains("*a"), "{}", r.source);
+    // Fixed-size 2-D arrays travel flat, indexed row-major.
+    let r = region(21).unwrap();
+    assert_eq!(by(&r, "a").extent.as_deref(), Some("(n)*4"));
+    assert_eq!(by(&r, "a").call_arg.as_deref(), Some("&a[0][0]"));
+    assert_eq!(by(&r, "b").access, Access::Read);
+    assert!(r.source.contains("a[((i) * (4) + (j))]"), "{}", r.source);
+    let r = region(25).unwrap();
+    assert_eq!(by(&r, "t").extent.as_deref(), Some("(8)*3"));
+    assert_eq!(by(&r, "t").access, Access::Write);
+}

@@ -11,6 +11,7 @@ pub mod geomean;
 pub mod graph;
 pub mod llm;
 pub mod lsp;
+pub mod project;
 pub mod search;
 #[doc(hidden)]
 pub mod testing;

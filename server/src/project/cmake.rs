@@ -340,6 +340,13 @@ pub fn enables_cuda(commands: &[Command]) -> bool {
     })
 }
 
+/// Whether `target` is an executable of this listfile (a program a check can run).
+pub fn executable(commands: &[Command], target: &str) -> bool {
+    commands
+        .iter()
+        .any(|c| c.name == "add_executable" && c.args.first().is_some_and(|a| a == target))
+}
+
 /// Whether `file` (relative to the listfile) is already in some target: a second apply of the
 /// same kernel adds nothing.
 pub fn lists_file(commands: &[Command], lists_dir: &Path, file: &Path) -> bool {

@@ -2,8 +2,10 @@
 //! `.cu` (CMake, plain Makefiles), edited as line edits that join the offload's one workspace
 //! edit. Plain data; the LSP turns these into `TextDocumentEdit`s, the CLI writes them.
 
+pub mod check;
 pub mod cmake;
 pub mod makefile;
+pub mod revert;
 
 use std::path::{Path, PathBuf};
 
@@ -93,6 +95,9 @@ pub struct BuildEdit {
     pub system: BuildSystem,
     /// The build directory's root (where `cmake -S` or `make -C` runs), when recognised.
     pub root: Option<PathBuf>,
+    /// The CMake executable target that compiles the patched file (the program a check runs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
     pub files: Vec<FileEdit>,
     pub note: String,
 }
@@ -160,6 +165,7 @@ pub fn build_edit(
                     return BuildEdit {
                         system: BuildSystem::Make,
                         root: Some(dir.to_path_buf()),
+                        program: None,
                         files: nonempty(mk, edits),
                         note,
                     };
@@ -199,6 +205,7 @@ fn other(note: String) -> BuildEdit {
     BuildEdit {
         system: BuildSystem::Other,
         root: None,
+        program: None,
         files: Vec::new(),
         note,
     }
@@ -291,6 +298,7 @@ fn cmake_edit(
     Ok(Some(BuildEdit {
         system: BuildSystem::Cmake,
         root: Some(dirs[root_level].to_path_buf()),
+        program: cmake::executable(&commands, &found.target).then(|| found.target.clone()),
         files,
         note,
     }))

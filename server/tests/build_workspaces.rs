@@ -188,3 +188,38 @@ fn check_build_without_an_offload_says_what_to_do() {
         "{err}"
     );
 }
+
+#[test]
+fn a_kernel_not_applied_yet_is_checked_in_the_scratch_copy_only() {
+    if !tools_found() {
+        return;
+    }
+    let ws = manifest().join("../test-workspaces/saxpy");
+    let before: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(&ws)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            let bytes = std::fs::read(&p).unwrap();
+            (p, bytes)
+        })
+        .collect();
+    let candidate = manifest().join("src/verify/testdata/candidates/saxpy_correct.cu");
+    let out = Command::new(env!("CARGO_BIN_EXE_cuda-offload"))
+        .args(["check-build", "--json", "--runs", "1", "--line", "8"])
+        .arg(&ws)
+        .arg("--file")
+        .arg(ws.join("saxpy.cpp"))
+        .arg("--candidate")
+        .arg(&candidate)
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(report["before"]["built"], true, "{report:#}");
+    assert_eq!(report["after"]["built"], true, "{report:#}");
+    // The workspace is as it was: same files, same bytes.
+    for (path, bytes) in before {
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "{}", path.display());
+    }
+    assert_eq!(std::fs::read_dir(&ws).unwrap().count(), 3);
+}

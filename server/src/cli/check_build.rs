@@ -1,5 +1,7 @@
 //! `cuda-offload check-build [DIR]`: does the project, with its applied offloads, still build,
-//! print the same results as its serial version and run faster end to end?
+//! print the same results as its serial version and run faster end to end? With `--file`,
+//! `--line` and `--candidate`: the same for a kernel not applied yet, whose edit is made in the
+//! scratch copy only.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -7,7 +9,10 @@ use std::time::Duration;
 
 use anyhow::Context;
 
+use crate::analysis;
 use crate::project::check::{self, CheckJob, CheckSettings, Tools};
+use crate::project::{self, CudaArch};
+use crate::search::workspace_edit;
 use crate::verify::{gpu, toolchain};
 
 #[derive(Debug, clap::Args)]
@@ -34,6 +39,16 @@ pub struct Args {
     /// Print the whole report as JSON
     #[arg(long)]
     json: bool,
+    /// Check this kernel (a .cu defining `<name>_gpu`, as `verify --candidate` takes) for the loop
+    /// at --file/--line, applied to the scratch copy only
+    #[arg(long, requires_all = ["file", "line"])]
+    candidate: Option<PathBuf>,
+    /// The C++ file of the loop (with --candidate)
+    #[arg(long, requires = "candidate")]
+    file: Option<PathBuf>,
+    /// A line of the loop (with --candidate)
+    #[arg(long, requires = "candidate")]
+    line: Option<usize>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -41,7 +56,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .dir
         .canonicalize()
         .with_context(|| format!("cannot open {}", args.dir.display()))?;
-    let job = CheckJob::for_applied(&dir).map_err(anyhow::Error::msg)?;
+    let job = match (&args.candidate, &args.file, args.line) {
+        (Some(candidate), Some(file), Some(line)) => unapplied(&dir, candidate, file, line)?,
+        _ => CheckJob::for_applied(&dir).map_err(anyhow::Error::msg)?,
+    };
     let mut roots = vec![dir.clone()];
     roots.extend(toolchain::default_project_roots());
     let nvcc = toolchain::find_nvcc(args.nvcc.as_deref(), &roots)?;
@@ -60,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         ..CheckSettings::default()
     };
     eprintln!(
-        "checking {} ({:?}): serial version vs. as it is, {}",
+        "checking {} ({:?}): before vs. after the edit, {}",
         dir.display(),
         job.system,
         match &settings.gpu {
@@ -88,4 +106,43 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+/// DIR as it is against DIR with the candidate's offload edit (kernel file, call, build files).
+fn unapplied(
+    dir: &std::path::Path,
+    candidate: &std::path::Path,
+    file: &std::path::Path,
+    line: usize,
+) -> anyhow::Result<CheckJob> {
+    let file = file
+        .canonicalize()
+        .with_context(|| format!("cannot open {}", file.display()))?;
+    anyhow::ensure!(
+        file.starts_with(dir),
+        "{} is not inside {}",
+        file.display(),
+        dir.display()
+    );
+    let code = std::fs::read_to_string(candidate)
+        .with_context(|| format!("cannot read {}", candidate.display()))?;
+    let (source, _, region) = analysis::outline_in_file(&file, line)?;
+    let kernel_file = workspace_edit::kernel_file_name(&region);
+    let kernel = workspace_edit::kernel_source(
+        &region,
+        &code,
+        &format!(
+            "checked by cuda-offload check-build ({})",
+            candidate.display()
+        ),
+        &[],
+    );
+    let build = project::build_edit(
+        &file,
+        &kernel_file,
+        &CudaArch::choose(None),
+        &project::read_from_disk,
+    );
+    let writes = project::offload_writes(&file, &source, &region, &kernel_file, &kernel, &build)?;
+    CheckJob::for_edit(&build, writes).ok_or_else(|| anyhow::anyhow!("{}", build.note))
 }

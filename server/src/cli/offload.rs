@@ -217,26 +217,16 @@ fn apply(
     s: &OffloadSummary,
     build: &BuildEdit,
 ) -> anyhow::Result<Vec<PathBuf>> {
-    // Every new text is computed before anything is written: a build file that cannot be read
-    // leaves the project as it was.
-    let mut writes = vec![(
-        file.to_path_buf(),
-        workspace_edit::apply_line_edits(source, &s.source_edits),
-    )];
-    for f in &build.files {
-        let text = std::fs::read_to_string(&f.path)
-            .with_context(|| format!("cannot read {}", f.path.display()))?;
-        writes.push((
-            f.path.clone(),
-            workspace_edit::apply_line_edits(&text, &f.edits),
-        ));
-    }
-    let kernel = file.with_file_name(&s.kernel_file);
-    std::fs::write(
-        &kernel,
-        workspace_edit::with_replaced_lines(&s.kernel_source, region, source),
-    )?;
-    let mut written = vec![kernel];
+    let writes = project::offload_writes(
+        file,
+        source,
+        region,
+        &s.kernel_file,
+        &s.kernel_source,
+        build,
+    )
+    .context("cannot read a build file")?;
+    let mut written = Vec::new();
     for (path, text) in writes {
         // Write to a sibling and rename, so a failure never leaves a half-written file.
         let tmp = path.with_extension("cuda-offload.tmp");

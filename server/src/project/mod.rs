@@ -304,6 +304,35 @@ fn cmake_edit(
     }))
 }
 
+/// Every file an applied offload writes, with its new text: the kernel file (with the replaced
+/// lines kept), the patched source, the build files. Computed before anything is written, so a
+/// build file that cannot be read leaves the project as it was.
+pub fn offload_writes(
+    file: &Path,
+    source: &str,
+    region: &crate::analysis::OffloadRegion,
+    kernel_file: &str,
+    kernel_source: &str,
+    build: &BuildEdit,
+) -> std::io::Result<Vec<(PathBuf, String)>> {
+    use crate::search::workspace_edit::{apply_line_edits, source_edits, with_replaced_lines};
+    let mut writes = vec![
+        (
+            file.with_file_name(kernel_file),
+            with_replaced_lines(kernel_source, region, source),
+        ),
+        (
+            file.to_path_buf(),
+            apply_line_edits(source, &source_edits(region, source)),
+        ),
+    ];
+    for f in &build.files {
+        let text = std::fs::read_to_string(&f.path)?;
+        writes.push((f.path.clone(), apply_line_edits(&text, &f.edits)));
+    }
+    Ok(writes)
+}
+
 /// Reads from disk (the CLI; the LSP prefers open buffers).
 pub fn read_from_disk(path: &Path) -> Option<String> {
     std::fs::read_to_string(path).ok()

@@ -12,6 +12,7 @@ pub mod graph;
 pub mod llm;
 pub mod lsp;
 pub mod plural;
+pub mod project;
 pub mod search;
 #[doc(hidden)]
 pub mod testing;

@@ -164,6 +164,24 @@ fn check_apply_edit(edit: &Value, root: &Path, uri: &str, text: &str) -> String 
         after.contains("saxpy(n, 2.0f, x.data(), y.data());"),
         "{after}"
     );
+    // The same edit builds the kernel: CUDA enabled and the .cu in the saxpy target (issue #20).
+    let lists = root.join("CMakeLists.txt");
+    let lists_edits: Vec<Value> = ops
+        .iter()
+        .filter(|o| o["textDocument"]["uri"] == uri_of(&lists))
+        .flat_map(|o| o["edits"].as_array().unwrap().iter().cloned())
+        .collect();
+    let lists_after = apply_edits(&std::fs::read_to_string(&lists).unwrap(), &lists_edits);
+    assert!(
+        lists_after.contains("enable_language(CUDA)\n")
+            && lists_after.contains("target_sources(saxpy PRIVATE saxpy_cuda.cu)"),
+        "{lists_after}"
+    );
+    // The kernel file keeps the lines it replaced, for check-build's serial version.
+    assert!(
+        kernel_text.contains("//|         y[i] = a * x[i] + y[i];"),
+        "{kernel_text}"
+    );
     after
 }
 

@@ -1,6 +1,7 @@
 //! The command line: one binary, one subcommand per job. Only `cli` and `lsp` read configuration.
 
 mod bench;
+mod check_build;
 mod doctor;
 mod graph;
 mod graph_relabel;
@@ -38,6 +39,8 @@ enum Command {
     Offload(offload::Args),
     /// Verify a CUDA kernel against the serial loop it replaces (compile, check, time)
     Verify(verify::Args),
+    /// Build the project before and after its offloads; on a GPU, compare their outputs and times
+    CheckBuild(check_build::Args),
     /// Build, inspect and export the reasoning graph of optimization techniques
     Graph(graph::Args),
     /// Run a benchmark suite over tasks and search strategies
@@ -63,6 +66,7 @@ pub fn main() -> ExitCode {
         Command::Scan(a) => scan::run(a),
         Command::Offload(a) => offload::run(a),
         Command::Verify(a) => verify::run(a),
+        Command::CheckBuild(a) => check_build::run(a),
         Command::Graph(a) => graph::run(a),
         Command::Bench(a) => bench::run(a),
         Command::Doctor(a) => doctor::run(a),

@@ -12,8 +12,9 @@ use tokio_util::sync::CancellationToken;
 use crate::analysis;
 use crate::config::{Settings, SettingsArgs, SettingsLayer, Strategy};
 use crate::plural::count;
+use crate::project::{self, BuildEdit};
 use crate::search::judge::VerifierJudge;
-use crate::search::offload::{OffloadRequest, OffloadRunner, OffloadSummary};
+use crate::search::offload::{LineEdit, OffloadRequest, OffloadRunner, OffloadSummary};
 use crate::search::offloader::{Offloader, SearchSettings, load_graph};
 use crate::search::workspace_edit;
 use crate::verify::Verifier;
@@ -132,19 +133,25 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     });
     let summary = summary.map_err(|e| anyhow::anyhow!("search failed: {e}"))?;
 
+    let build = project::build_edit(
+        &file,
+        &summary.kernel_file,
+        &project::CudaArch::choose(settings.gpu_arch.as_deref()),
+        &project::read_from_disk,
+    );
     let mut written = Vec::new();
     if let Some(dir) = &args.out {
-        written.extend(write_out(dir, &file, &source, &summary)?);
+        written.extend(write_out(dir, &file, &source, &region, &summary, &build)?);
     }
     if args.apply {
-        written.extend(apply(&file, &source, &summary)?);
+        written.extend(apply(&file, &source, &region, &summary, &build)?);
     }
     if args.json {
         let out = serde_json::json!({"loop": {"file": file, "line": lp.line, "end_line": lp.end_line, "kind": lp.kind},
-                                     "region": region, "gpu": gpu, "result": summary, "written": written});
+                                     "region": region, "gpu": gpu, "result": summary, "build": build, "written": written});
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        print_human(&summary, &written);
+        print_human(&summary, &build, &written);
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -174,20 +181,27 @@ fn write_out(
     dir: &Path,
     file: &Path,
     source: &str,
+    region: &analysis::OffloadRegion,
     s: &OffloadSummary,
+    build: &BuildEdit,
 ) -> anyhow::Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let kernel = dir.join(&s.kernel_file);
-    std::fs::write(&kernel, &s.kernel_source)?;
-    let new_source = workspace_edit::apply_line_edits(source, &s.source_edits);
+    std::fs::write(
+        &kernel,
+        workspace_edit::with_replaced_lines(&s.kernel_source, region, source),
+    )?;
+    let base = file.parent().unwrap_or(Path::new("."));
+    let mut diff = unified_diff(base, file, source, &s.source_edits);
+    for f in &build.files {
+        let text = std::fs::read_to_string(&f.path)
+            .with_context(|| format!("cannot read {}", f.path.display()))?;
+        diff.push_str(&unified_diff(base, &f.path, &text, &f.edits));
+    }
     let name = file
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
-    let diff = similar::TextDiff::from_lines(source, &new_source)
-        .unified_diff()
-        .header(&format!("a/{name}"), &format!("b/{name}"))
-        .to_string();
     let patch = dir.join(format!("{name}.patch"));
     std::fs::write(&patch, diff)?;
     let trace = dir.join("trace.json");
@@ -195,20 +209,51 @@ fn write_out(
     Ok(vec![kernel, patch, trace])
 }
 
-fn apply(file: &Path, source: &str, s: &OffloadSummary) -> anyhow::Result<Vec<PathBuf>> {
-    let kernel = file.with_file_name(&s.kernel_file);
-    std::fs::write(&kernel, &s.kernel_source)?;
-    let new_source = workspace_edit::apply_line_edits(source, &s.source_edits);
-    // Write to a sibling and rename, so a failure never leaves a half-written source file.
-    let tmp = file.with_extension("cuda-offload.tmp");
-    std::fs::write(&tmp, new_source)?;
-    std::fs::rename(&tmp, file)?;
-    Ok(vec![kernel, file.to_path_buf()])
+/// A unified diff of `path` (named relative to `base`, as `patch -p1` in `base` wants it).
+fn unified_diff(base: &Path, path: &Path, text: &str, edits: &[LineEdit]) -> String {
+    let new_text = workspace_edit::apply_line_edits(text, edits);
+    let name = path
+        .strip_prefix(base)
+        .unwrap_or(path)
+        .display()
+        .to_string();
+    similar::TextDiff::from_lines(text, &new_text)
+        .unified_diff()
+        .header(&format!("a/{name}"), &format!("b/{name}"))
+        .to_string()
 }
 
-fn print_human(s: &OffloadSummary, written: &[PathBuf]) {
+fn apply(
+    file: &Path,
+    source: &str,
+    region: &analysis::OffloadRegion,
+    s: &OffloadSummary,
+    build: &BuildEdit,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let writes = project::offload_writes(
+        file,
+        source,
+        region,
+        &s.kernel_file,
+        &s.kernel_source,
+        build,
+    )
+    .context("cannot read a build file")?;
+    let mut written = Vec::new();
+    for (path, text) in writes {
+        // Write to a sibling and rename, so a failure never leaves a half-written file.
+        let tmp = path.with_extension("cuda-offload.tmp");
+        std::fs::write(&tmp, text)?;
+        std::fs::rename(&tmp, &path)?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+fn print_human(s: &OffloadSummary, build: &BuildEdit, written: &[PathBuf]) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "result: {}", s.verdict);
+    let _ = writeln!(out, "build:  {}", build.note);
     if !s.verified {
         let _ = writeln!(
             out,

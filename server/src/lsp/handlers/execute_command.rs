@@ -312,7 +312,7 @@ async fn apply(client: &Client, state: &State, uri: &Uri, job_id: &str) -> bool 
     let Some(kernel_uri) = Uri::from_file_path(&kernel_path) else {
         return false;
     };
-    let (version, edits) = {
+    let (version, edits, kernel_text) = {
         let Some(doc) = state.documents.get(uri) else {
             return false;
         };
@@ -338,7 +338,12 @@ async fn apply(client: &Client, state: &State, uri: &Uri, job_id: &str) -> bool 
                 .iter()
                 .map(|e| OneOf::Left(line_edit(&doc.rope, e, enc)))
                 .collect();
-        (doc.version, edits)
+        let kernel_text = crate::search::workspace_edit::with_replaced_lines(
+            &result.summary.kernel_source,
+            &region,
+            &text,
+        );
+        (doc.version, edits, kernel_text)
     };
     let whole_new_file = Range {
         start: Position {
@@ -366,7 +371,7 @@ async fn apply(client: &Client, state: &State, uri: &Uri, job_id: &str) -> bool 
             },
             edits: vec![OneOf::Left(TextEdit {
                 range: whole_new_file,
-                new_text: result.summary.kernel_source.clone(),
+                new_text: kernel_text,
             })],
         }),
         DocumentChangeOperation::Edit(TextDocumentEdit {
@@ -377,6 +382,10 @@ async fn apply(client: &Client, state: &State, uri: &Uri, job_id: &str) -> bool 
             edits,
         }),
     ];
+    let mut changes = changes;
+    let (build_changes, build_note) =
+        build_file_changes(state, &source_path, &result.summary.kernel_file);
+    changes.extend(build_changes);
     let edit = WorkspaceEdit {
         document_changes: Some(DocumentChanges::Operations(changes)),
         ..WorkspaceEdit::default()
@@ -393,6 +402,10 @@ async fn apply(client: &Client, state: &State, uri: &Uri, job_id: &str) -> bool 
                 r.applied = true;
                 r.stale = false;
             }
+            // What happened to the build (or how to build the kernel by hand) is the user's next step.
+            client
+                .show_message(MessageType::INFO, format!("cuda-offload: {build_note}"))
+                .await;
             true
         }
         Ok(resp) => {
@@ -417,6 +430,49 @@ async fn apply(client: &Client, state: &State, uri: &Uri, job_id: &str) -> bool 
             false
         }
     }
+}
+
+/// The build files' part of the same edit (CMakeLists.txt, Makefile), against the editor's
+/// buffer where one is open, so that one undo takes back the kernel, the call and the build.
+fn build_file_changes(
+    state: &State,
+    source: &std::path::Path,
+    kernel_file: &str,
+) -> (Vec<DocumentChangeOperation>, String) {
+    let open = |path: &std::path::Path| {
+        let uri = Uri::from_file_path(path)?;
+        let doc = state.documents.get(&uri)?;
+        Some((doc.text(), doc.version))
+    };
+    let arch = crate::project::CudaArch::choose(state.settings().gpu_arch.as_deref());
+    let read = |p: &std::path::Path| {
+        open(p)
+            .map(|(text, _)| text)
+            .or_else(|| crate::project::read_from_disk(p))
+    };
+    let build = crate::project::build_edit(source, kernel_file, &arch, &read);
+    let enc = state.encoding();
+    let ops = build
+        .files
+        .iter()
+        .filter_map(|f| {
+            let uri = Uri::from_file_path(&f.path)?;
+            let (text, version) = match open(&f.path) {
+                Some((text, version)) => (text, Some(version)),
+                None => (crate::project::read_from_disk(&f.path)?, None),
+            };
+            let rope = ropey::Rope::from_str(&text);
+            Some(DocumentChangeOperation::Edit(TextDocumentEdit {
+                text_document: OptionalVersionedTextDocumentIdentifier { uri, version },
+                edits: f
+                    .edits
+                    .iter()
+                    .map(|e| OneOf::Left(line_edit(&rope, e, enc)))
+                    .collect(),
+            }))
+        })
+        .collect();
+    (ops, build.note)
 }
 
 fn line_edit(rope: &ropey::Rope, e: &LineEdit, enc: crate::lsp::position::Encoding) -> TextEdit {

@@ -1,0 +1,148 @@
+//! `cuda-offload check-build [DIR]`: does the project, with its applied offloads, still build,
+//! print the same results as its serial version and run faster end to end? With `--file`,
+//! `--line` and `--candidate`: the same for a kernel not applied yet, whose edit is made in the
+//! scratch copy only.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+
+use crate::analysis;
+use crate::project::check::{self, CheckJob, CheckSettings, Tools};
+use crate::project::{self, CudaArch};
+use crate::search::workspace_edit;
+use crate::verify::{gpu, toolchain};
+
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The project (where its CMakeLists.txt or Makefile is)
+    #[arg(default_value = ".")]
+    dir: PathBuf,
+    /// The program to run and time, relative to the build directory, with its arguments
+    /// (default: ctest when the project has tests, else the target that builds the kernel)
+    #[arg(long, value_name = "COMMAND", num_args = 1.., allow_hyphen_values = true)]
+    command: Option<Vec<String>>,
+    /// Timed runs of each version (after one warm-up)
+    #[arg(long, default_value_t = 3)]
+    runs: usize,
+    /// Relative tolerance for numbers in the outputs
+    #[arg(long, default_value_t = 1e-4)]
+    rtol: f64,
+    /// Limit of each configure, build and run, in seconds
+    #[arg(long, default_value_t = 600)]
+    timeout: u64,
+    /// nvcc to build with (file or CUDA root)
+    #[arg(long)]
+    nvcc: Option<PathBuf>,
+    /// Print the whole report as JSON
+    #[arg(long)]
+    json: bool,
+    /// Check this kernel (a .cu defining `<name>_gpu`, as `verify --candidate` takes) for the loop
+    /// at --file/--line, applied to the scratch copy only
+    #[arg(long, requires_all = ["file", "line"])]
+    candidate: Option<PathBuf>,
+    /// The C++ file of the loop (with --candidate)
+    #[arg(long, requires = "candidate")]
+    file: Option<PathBuf>,
+    /// A line of the loop (with --candidate)
+    #[arg(long, requires = "candidate")]
+    line: Option<usize>,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let dir = args
+        .dir
+        .canonicalize()
+        .with_context(|| format!("cannot open {}", args.dir.display()))?;
+    let job = match (&args.candidate, &args.file, args.line) {
+        (Some(candidate), Some(file), Some(line)) => unapplied(&dir, candidate, file, line)?,
+        _ => CheckJob::for_applied(&dir).map_err(anyhow::Error::msg)?,
+    };
+    let mut roots = vec![dir.clone()];
+    roots.extend(toolchain::default_project_roots());
+    let nvcc = toolchain::find_nvcc(args.nvcc.as_deref(), &roots)?;
+    let tools = Tools {
+        cmake: check::find_cmake(&roots),
+        nvcc,
+    };
+    let settings = CheckSettings {
+        command: args.command,
+        runs: args.runs,
+        rtol: args.rtol,
+        timeout: Duration::from_secs(args.timeout),
+        gpu: gpu::detect_gpus()
+            .map(|g| g.first().map(|g| g.name.clone()).unwrap_or_default())
+            .map_err(|e| format!("no GPU here ({})", e.reason)),
+        ..CheckSettings::default()
+    };
+    eprintln!(
+        "checking {} ({:?}): before vs. after the edit, {}",
+        dir.display(),
+        job.system,
+        match &settings.gpu {
+            Ok(name) => format!("run on {name}"),
+            Err(why) => format!("build only: {why}"),
+        }
+    );
+    let report = check::check(&job, &tools, &settings)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!("{}", report.summary);
+        for (name, stage) in [("before", &report.before), ("after", &report.after)] {
+            if !stage.built {
+                println!("\n{name} the edit, the build failed:\n{}", stage.log_tail);
+            }
+        }
+    }
+    let good = report.before.built
+        && report.after.built
+        && report.same_output.as_ref().is_none_or(Result::is_ok)
+        && report.after.run.as_ref().is_none_or(|r| r.ok);
+    Ok(if good {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// DIR as it is against DIR with the candidate's offload edit (kernel file, call, build files).
+fn unapplied(
+    dir: &std::path::Path,
+    candidate: &std::path::Path,
+    file: &std::path::Path,
+    line: usize,
+) -> anyhow::Result<CheckJob> {
+    let file = file
+        .canonicalize()
+        .with_context(|| format!("cannot open {}", file.display()))?;
+    anyhow::ensure!(
+        file.starts_with(dir),
+        "{} is not inside {}",
+        file.display(),
+        dir.display()
+    );
+    let code = std::fs::read_to_string(candidate)
+        .with_context(|| format!("cannot read {}", candidate.display()))?;
+    let (source, _, region) = analysis::outline_in_file(&file, line)?;
+    let kernel_file = workspace_edit::kernel_file_name(&region);
+    let kernel = workspace_edit::kernel_source(
+        &region,
+        &code,
+        &format!(
+            "checked by cuda-offload check-build ({})",
+            candidate.display()
+        ),
+        &[],
+    );
+    let build = project::build_edit(
+        &file,
+        &kernel_file,
+        &CudaArch::choose(None),
+        &project::read_from_disk,
+    );
+    let writes = project::offload_writes(&file, &source, &region, &kernel_file, &kernel, &build)?;
+    CheckJob::for_edit(&build, writes).ok_or_else(|| anyhow::anyhow!("{}", build.note))
+}

@@ -306,7 +306,7 @@ fn summary(r: &CheckReport) -> String {
     } else if a.is_some_and(|a| !a.ok) {
         parts.push(format!(
             "the program failed after the edit: {}",
-            last_line(&a.map(|a| a.output.as_str()).unwrap_or_default())
+            last_line(a.map(|a| a.output.as_str()).unwrap_or_default())
         ));
     }
     parts.join("; ")

@@ -210,7 +210,16 @@ fn each_model_call_prints_a_line_and_the_result_names_the_kernels_path() {
         .current_dir(dir.path())
         .arg("offload")
         .arg(&file)
-        .args(["--line", "7", "--strategy", "enumerate", "--budget", "1"])
+        .args([
+            "--line",
+            "7",
+            "--strategy",
+            "enumerate",
+            "--budget",
+            "1",
+            "--start",
+            "serial",
+        ])
         .args(["--backend", "replay", "--model"])
         .arg(&model)
         .arg("--cassette")

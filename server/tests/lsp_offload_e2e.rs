@@ -22,6 +22,8 @@ const T: Duration = Duration::from_secs(30);
 const SEARCH: Duration = Duration::from_secs(240);
 /// The search the cassette was recorded with (tests/cassettes/README.md).
 const STRATEGY: &str = "enumerate";
+/// The cassette was recorded from the serial code (tests/cassettes/README.md).
+const START: &str = "serial";
 const BUDGET: u64 = 1;
 /// The loop `for (int i = 0; i < n; ++i)` in saxpy.cpp, 0-based.
 const LOOP_LINE: u64 = 6;
@@ -196,7 +198,7 @@ fn offload_with_recorded_answers_reports_progress_and_applies_the_kernel() {
     c.initialize(
         &root,
         json!({"backend": "replay", "cassette": cassette(), "model": cassette_model(),
-               "strategy": STRATEGY, "budget": BUDGET}),
+               "strategy": STRATEGY, "budget": BUDGET, "start": START}),
         true,
     );
     open_saxpy(&mut c, &uri, &text);
@@ -338,7 +340,7 @@ fn start_held(root: &Path, server: &http::TestServer) -> Client {
     c.initialize(
         root,
         json!({"backend": "openai", "url": format!("{}/v1", server.url()), "model": cassette_model(),
-               "strategy": STRATEGY, "budget": BUDGET}),
+               "strategy": STRATEGY, "budget": BUDGET, "start": START}),
         true,
     );
     c

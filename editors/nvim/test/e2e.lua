@@ -27,7 +27,7 @@ local bin = built_binary()
 local cassette = repo .. '/server/tests/cassettes/lsp-saxpy.jsonl'
 local header = vim.json.decode(vim.fn.readfile(cassette, '', 1)[1])
 -- The strategy and budget the cassette was recorded with (its README says how).
-local search = { backend = 'replay', cassette = cassette, model = header.model, strategy = 'enumerate', budget = 1 }
+local search = { backend = 'replay', cassette = cassette, model = header.model, strategy = 'enumerate', budget = 1, start = 'serial' }
 
 local tmp = vim.fn.tempname()
 vim.fn.mkdir(tmp, 'p')
@@ -129,7 +129,7 @@ check('saxpy_cuda.cu is created with the kernel and its launcher', function()
   truthy(on_disk:find('__global__', 1, true), 'the kernel is on disk:\n' .. on_disk)
   local told = t.notes_matching('wrote saxpy_cuda.cu')
   eq(#told, 1, 'told it was written: ' .. vim.inspect(t.notes))
-  truthy(told[1].msg:find('saxpy.cpp changed, not saved yet', 1, true), told[1].msg)
+  truthy(told[1].msg:find('saxpy.cpp, CMakeLists.txt changed, not saved yet', 1, true), told[1].msg)
   local kb = vim.fn.bufnr(kernel)
   truthy(kb ~= -1, 'a buffer for saxpy_cuda.cu')
   local cu = text(kb)

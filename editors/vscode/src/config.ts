@@ -7,7 +7,8 @@ import * as path from 'node:path';
 export const SECTION = 'cudaOffload';
 
 export type Backend = 'ollama' | 'openai' | 'replay';
-export type Strategy = 'mcgs' | 'enumerate' | 'cot' | 'standard';
+export type Strategy = 'mcgs' | 'enumerate' | 'cot' | 'standard' | 'port';
+export type Start = 'port' | 'serial';
 
 export interface ServerConfig {
   backend: Backend;
@@ -18,6 +19,7 @@ export interface ServerConfig {
   budget: number;
   parallel: number;
   strategy: Strategy;
+  start: Start;
   seed: number;
   nvccPath: string | null;
   gpuArch: string | null;
@@ -41,7 +43,8 @@ export const SERVER_SETTINGS: readonly SettingSpec[] = [
   { key: 'cassette', kind: 'optionalString', default: null, isPath: true },
   { key: 'budget', kind: 'integer', default: 32, minimum: 1 },
   { key: 'parallel', kind: 'integer', default: 1, minimum: 1 },
-  { key: 'strategy', kind: 'enum', values: ['mcgs', 'enumerate', 'cot', 'standard'], default: 'mcgs' },
+  { key: 'strategy', kind: 'enum', values: ['mcgs', 'enumerate', 'cot', 'standard', 'port'], default: 'mcgs' },
+  { key: 'start', kind: 'enum', values: ['port', 'serial'], default: 'port' },
   { key: 'seed', kind: 'integer', default: 0, minimum: 0 },
   { key: 'nvccPath', kind: 'optionalString', default: null, isPath: true },
   { key: 'gpuArch', kind: 'optionalString', default: null, pattern: /^sm_[0-9]+[a-z]?$/ },

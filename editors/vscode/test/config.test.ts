@@ -16,6 +16,7 @@ test('unset settings give the defaults of docs/lsp-protocol.md', () => {
     budget: 32,
     parallel: 1,
     strategy: 'mcgs',
+    start: 'port',
     seed: 0,
     nvccPath: null,
     gpuArch: null,

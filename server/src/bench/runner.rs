@@ -15,7 +15,9 @@ use super::BenchError;
 use super::records::{Record, RecordKey, append_record, finished, read_records};
 use super::task::BenchTask;
 use super::{environment, omp, plot, report};
-use crate::search::offload::{OffloadRequest, OffloadRunner, OffloadSummary, Strategy};
+use crate::search::offload::{
+    OffloadRequest, OffloadRunner, OffloadSummary, SearchFailure, Strategy,
+};
 use crate::verify::VerifyOutcome;
 
 pub const RECORDS: &str = "records.jsonl";
@@ -208,7 +210,7 @@ async fn run_one(
     let mut record = base_record(task, strategy, cfg, env, wall_s);
     match result {
         Ok(summary) => fill_from_summary(&mut record, &summary),
-        Err(message) => fill_from_error(&mut record, &message),
+        Err(failure) => fill_from_error(&mut record, &failure),
     }
     if record.correct && cfg.omp_baseline {
         let omp_ms = omp_time(task, omp_cache, runner).await;
@@ -311,21 +313,15 @@ fn fill_from_summary(record: &mut Record, s: &OffloadSummary) {
 }
 
 /// A search that returned no kernel: the reason, and the model calls and tokens where the message says them.
-fn fill_from_error(record: &mut Record, message: &str) {
-    record.verdict = if message.starts_with("no candidate passed") {
+fn fill_from_error(record: &mut Record, failure: &SearchFailure) {
+    record.verdict = if failure.message.starts_with("no candidate passed") {
         "no_candidate".into()
     } else {
         "error".into()
     };
-    record.detail = message.chars().take(500).collect();
-    record.llm_calls = count_before(message, " model calls").unwrap_or(0) as usize;
-    record.tokens = count_before(message, " tokens)").unwrap_or(0);
-}
-
-/// The number just before `label` in `message` (`(2 tried, 5 model calls, 900 tokens)`).
-fn count_before(message: &str, label: &str) -> Option<u64> {
-    let (before, _) = message.split_once(label)?;
-    before.rsplit([' ', '(']).next()?.parse().ok()
+    record.detail = failure.message.chars().take(500).collect();
+    record.llm_calls = failure.llm_calls;
+    record.tokens = failure.tokens;
 }
 
 #[cfg(test)]
@@ -342,13 +338,16 @@ mod tests {
             None,
             None,
         );
-        fill_from_error(
-            &mut r,
-            "no candidate passed verification (3 tried, 5 model calls, 1200 tokens); last: wrong",
-        );
+        let searched = SearchFailure {
+            message: "no candidate passed verification (3 tried, 5 model calls, 1200 tokens); last: wrong".into(),
+            trace: Some(serde_json::json!({})),
+            llm_calls: 5,
+            tokens: 1200,
+        };
+        fill_from_error(&mut r, &searched);
         assert_eq!(r.verdict, "no_candidate");
         assert_eq!((r.llm_calls, r.tokens), (5, 1200));
-        fill_from_error(&mut r, "cannot verify candidates: no nvcc");
+        fill_from_error(&mut r, &"cannot verify candidates: no nvcc".into());
         assert_eq!((r.verdict.as_str(), r.llm_calls), ("error", 0));
     }
 }
@@ -376,15 +375,17 @@ mod run_tests {
             request: OffloadRequest,
             _progress: ProgressSink,
             _cancel: CancellationToken,
-        ) -> BoxFuture<'static, Result<OffloadSummary, String>> {
+        ) -> BoxFuture<'static, Result<OffloadSummary, SearchFailure>> {
             self.calls.fetch_add(1, Ordering::SeqCst);
             let solved = request.region.name == "axpy";
             Box::pin(async move {
                 if !solved {
-                    return Err(
-                        "no candidate passed verification (2 tried, 2 model calls, 700 tokens); last: wrong"
-                            .into(),
-                    );
+                    return Err(SearchFailure {
+                        message: "no candidate passed verification (2 tried, 2 model calls, 700 tokens); last: wrong".into(),
+                        trace: None,
+                        llm_calls: 2,
+                        tokens: 700,
+                    });
                 }
                 let timing = Timing {
                     kernel_ms: 1.0,

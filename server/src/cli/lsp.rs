@@ -64,6 +64,7 @@ fn editor_layer(e: &LspSettings) -> Result<SettingsLayer, String> {
         budget: e.budget.map(|b| b as u32),
         parallel: e.parallel,
         strategy: e.strategy,
+        start: e.start,
         nvcc: e.nvcc_path.clone().map(Into::into),
         gpu_arch: e.gpu_arch.clone(),
         ..SettingsLayer::default()

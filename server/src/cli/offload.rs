@@ -37,7 +37,8 @@ pub struct Args {
     /// Print the result (and the whole search trace) as JSON
     #[arg(long)]
     json: bool,
-    /// Write the .cu file, a patch for FILE and the search trace into DIR
+    /// Write the .cu file, a patch for FILE, the search trace and every candidate (candidates/) into
+    /// DIR; a failed search still writes its trace and candidates
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Write the .cu file next to FILE and replace the loop in FILE by a call
@@ -131,7 +132,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let progress = Box::new(|p: &crate::search::Progress| eprintln!("{}", progress_line(p)));
         offloader.offload(request, progress, cancel).await
     });
-    let summary = summary.map_err(|e| anyhow::anyhow!("search failed: {e}"))?;
+    let summary = match summary {
+        Ok(s) => s,
+        Err(failure) => {
+            // What a failed search tried is what its user most needs to read.
+            let mut written = Vec::new();
+            if let (Some(dir), Some(trace)) = (&args.out, &failure.trace) {
+                written = write_trace(dir, trace)?;
+            }
+            if args.json {
+                let out = serde_json::json!({"loop": {"file": file, "line": lp.line, "end_line": lp.end_line, "kind": lp.kind},
+                                             "region": region, "gpu": gpu, "error": failure.message,
+                                             "trace": failure.trace, "written": written});
+                println!("{}", serde_json::to_string_pretty(&out)?);
+            } else if !written.is_empty() {
+                eprintln!(
+                    "the search's trace and candidates: {}",
+                    args.out
+                        .as_ref()
+                        .map(|d| d.display().to_string())
+                        .unwrap_or_default()
+                );
+            }
+            bail!("search failed: {failure}");
+        }
+    };
 
     let build = project::build_edit(
         &file,
@@ -204,9 +229,57 @@ fn write_out(
         .unwrap_or_default();
     let patch = dir.join(format!("{name}.patch"));
     std::fs::write(&patch, diff)?;
-    let trace = dir.join("trace.json");
-    std::fs::write(&trace, serde_json::to_string_pretty(&s.trace)?)?;
-    Ok(vec![kernel, patch, trace])
+    let mut written = vec![kernel, patch];
+    written.extend(write_trace(dir, &s.trace)?);
+    Ok(written)
+}
+
+/// `trace.json` and, under `candidates/`, every candidate the search judged (`NN-technique.cu`)
+/// or could not use (`NN-technique.answer.txt`, the model's whole answer), in the search's order.
+fn write_trace(dir: &Path, trace: &serde_json::Value) -> anyhow::Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let path = dir.join("trace.json");
+    std::fs::write(&path, serde_json::to_string_pretty(trace)?)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    let mut written = vec![path];
+    let candidates = trace["candidates"]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if candidates.is_empty() {
+        return Ok(written);
+    }
+    let folder = dir.join("candidates");
+    // A rerun into the same folder must not leave an earlier search's candidates beside these.
+    if folder.exists() {
+        std::fs::remove_dir_all(&folder)
+            .with_context(|| format!("cannot clear {}", folder.display()))?;
+    }
+    std::fs::create_dir_all(&folder)
+        .with_context(|| format!("cannot create {}", folder.display()))?;
+    for (i, c) in candidates.iter().enumerate() {
+        let technique: String = c["technique"]
+            .as_str()
+            .unwrap_or("candidate")
+            .chars()
+            .map(|ch| {
+                if ch.is_ascii_alphanumeric() || ch == '_' {
+                    ch
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        let (name, text) = match (c["code"].as_str(), c["answer"].as_str()) {
+            (Some(code), _) => (format!("{:02}-{technique}.cu", i + 1), code),
+            (None, Some(answer)) => (format!("{:02}-{technique}.answer.txt", i + 1), answer),
+            (None, None) => continue,
+        };
+        let path = folder.join(name);
+        std::fs::write(&path, text).with_context(|| format!("cannot write {}", path.display()))?;
+        written.push(path);
+    }
+    Ok(written)
 }
 
 /// A unified diff of `path` (named relative to `base`, as `patch -p1` in `base` wants it).
@@ -284,5 +357,47 @@ fn print_human(s: &OffloadSummary, build: &BuildEdit, written: &[PathBuf]) {
     );
     for w in written {
         let _ = writeln!(out, "wrote {}", w.display());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_trace_and_every_candidate_are_written_and_an_earlier_run_is_cleared() {
+        let dir = tempfile::tempdir().unwrap();
+        let stale = dir.path().join("candidates/09-old.cu");
+        std::fs::create_dir_all(stale.parent().unwrap()).unwrap();
+        std::fs::write(&stale, "old").unwrap();
+        let trace = serde_json::json!({"candidates": [
+            {"technique": "port", "code": "__global__ void k() {}"},
+            {"technique": "loop_unrolling", "answer": "Sure! Here is ..."},
+            {"technique": "shared_memory_tiling"},
+            {"technique": "../escape", "code": "x"},
+        ]});
+        let written = write_trace(dir.path(), &trace).unwrap();
+        let names: Vec<String> = written
+            .iter()
+            .map(|p| p.strip_prefix(dir.path()).unwrap().display().to_string())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "trace.json",
+                "candidates/01-port.cu",
+                "candidates/02-loop_unrolling.answer.txt",
+                "candidates/04----escape.cu"
+            ]
+        );
+        assert!(!stale.exists(), "an earlier search's candidate is gone");
+        let read = |n: &str| std::fs::read_to_string(dir.path().join(n)).unwrap();
+        assert_eq!(read("candidates/01-port.cu"), "__global__ void k() {}");
+        assert_eq!(
+            read("candidates/02-loop_unrolling.answer.txt"),
+            "Sure! Here is ..."
+        );
+        let back: serde_json::Value = serde_json::from_str(&read("trace.json")).unwrap();
+        assert_eq!(back, trace);
     }
 }

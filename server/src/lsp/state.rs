@@ -13,6 +13,7 @@ use super::jobs::Jobs;
 use super::position::Encoding;
 use crate::analysis::OffloadRegion;
 use crate::search::offload::{OffloadRunner, OffloadSummary, Strategy};
+use crate::search::port::Start;
 
 /// The editor-facing configuration (docs/lsp-protocol.md), from initializationOptions and
 /// `workspace/configuration` section `cudaOffload`.
@@ -28,6 +29,8 @@ pub struct LspSettings {
     /// MCGS rollouts in flight at once.
     pub parallel: Option<u32>,
     pub strategy: Option<Strategy>,
+    /// What an mcgs/enumerate search starts from (the verified port, or the serial code).
+    pub start: Option<Start>,
     pub seed: Option<u64>,
     pub nvcc_path: Option<String>,
     pub gpu_arch: Option<String>,
@@ -45,6 +48,7 @@ impl Default for LspSettings {
             budget: None,
             parallel: None,
             strategy: None,
+            start: None,
             seed: None,
             nvcc_path: None,
             gpu_arch: None,

@@ -63,6 +63,12 @@ pub struct CandidateRecord {
     pub outcome: Option<VerifyOutcome>,
     /// Why the answer could not be used, when it could not.
     pub answer_error: Option<String>,
+    /// The candidate as judged (the kernel taken from the answer, or the generated port).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// The model's whole answer where no kernel could be taken from it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
     /// `None` where the candidate was not judged (a verifier error, a cancel, no usable answer).
     pub reward: Option<f64>,
     pub prompt_tokens: u64,
@@ -230,6 +236,8 @@ impl ModelEnv<'_> {
             attempt,
             outcome: None,
             answer_error: None,
+            code: None,
+            answer: None,
             reward: None,
             prompt_tokens: 0,
             completion_tokens: 0,
@@ -260,6 +268,7 @@ impl ModelEnv<'_> {
                 ) {
                     Err(e) => {
                         record.answer_error = Some(e.to_string());
+                        record.answer = Some(resp.text.clone());
                         Attempt {
                             code: None,
                             outcome: None,
@@ -296,6 +305,7 @@ impl ModelEnv<'_> {
                             other => Some((Failure::Test, other.feedback())),
                         };
                         record.outcome = Some(outcome.clone());
+                        record.code = Some(extracted.code.clone());
                         Attempt {
                             code: Some(extracted.code),
                             outcome: Some(outcome),

@@ -86,6 +86,58 @@ pub struct OffloadSummary {
     pub best_outcome: Option<crate::verify::VerifyOutcome>,
 }
 
+/// A search that returned no kernel: why, and what it tried, so that `--out` and `--json` still
+/// show every candidate (a failed search is the one a user most needs to read).
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct SearchFailure {
+    pub message: String,
+    /// The trace and every candidate with its code; `None` where the search never started.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<serde_json::Value>,
+    pub llm_calls: usize,
+    pub tokens: u64,
+}
+
+impl SearchFailure {
+    pub fn with_trace(
+        message: String,
+        trace: serde_json::Value,
+        llm_calls: usize,
+        tokens: u64,
+    ) -> Self {
+        SearchFailure {
+            message,
+            trace: Some(trace),
+            llm_calls,
+            tokens,
+        }
+    }
+}
+
+impl std::fmt::Display for SearchFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SearchFailure {}
+
+/// A failure before the search had anything to show (no graph, no verifier, no model server).
+impl From<String> for SearchFailure {
+    fn from(message: String) -> Self {
+        SearchFailure {
+            message,
+            ..SearchFailure::default()
+        }
+    }
+}
+
+impl From<&str> for SearchFailure {
+    fn from(message: &str) -> Self {
+        message.to_string().into()
+    }
+}
+
 /// A suggested optimization path from the reasoning graph, for hovers.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PathSuggestion {
@@ -111,7 +163,7 @@ pub trait OffloadRunner: Send + Sync {
         request: OffloadRequest,
         progress: ProgressSink,
         cancel: CancellationToken,
-    ) -> BoxFuture<'static, Result<OffloadSummary, String>>;
+    ) -> BoxFuture<'static, Result<OffloadSummary, SearchFailure>>;
 
     fn reverify(
         &self,

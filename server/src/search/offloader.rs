@@ -12,7 +12,7 @@ use super::env::{CandidateRecord, GraphView, Judge, ModelEnv};
 use super::mcgs::{Mcgs, McgsConfig, OneShotStyle, SearchOutcome};
 use super::offload::{
     BoxFuture, OffloadRequest, OffloadRunner, OffloadSummary, PathSuggestion, ProgressSink,
-    ReverifyOutcome, Strategy,
+    ReverifyOutcome, SearchFailure, Strategy,
 };
 use super::port::Start;
 use super::start::starting_point;
@@ -85,7 +85,7 @@ impl Offloader {
         req: OffloadRequest,
         progress: ProgressSink,
         cancel: CancellationToken,
-    ) -> Result<OffloadSummary, String> {
+    ) -> Result<OffloadSummary, SearchFailure> {
         self.judge
             .ready()
             .map_err(|e| format!("cannot verify candidates: {e}"))?;
@@ -203,15 +203,25 @@ impl Offloader {
                 }
             }
         };
-        if cancel.is_cancelled() && outcome.best.is_none() {
-            return Err("cancelled".into());
-        }
         let trace = serde_json::json!({
             "strategy": strategy.as_str(),
             "start": start.report,
             "search": outcome.trace,
             "candidates": *candidates.lock().expect("candidates lock"),
         });
+        let failed = |message: String| {
+            SearchFailure::with_trace(
+                message,
+                trace.clone(),
+                outcome.trace.llm_calls,
+                outcome.trace.tokens,
+            )
+        };
+        // A cancelled search edits nothing, even where it had a kernel (the verified port): the
+        // user asked it to stop, not to apply what it had.
+        if cancel.is_cancelled() {
+            return Err(failed("cancelled".into()));
+        }
         let Some(best) = outcome.best else {
             let tried = candidates.lock().expect("candidates lock").len();
             let last = outcome
@@ -222,13 +232,13 @@ impl Offloader {
                 .find(|n| n.reward.is_some())
                 .map(|n| n.note.clone())
                 .unwrap_or_default();
-            return Err(format!(
+            return Err(failed(format!(
                 "no candidate passed verification ({tried} tried, {} model calls, {} tokens); last: {last}; started from the {} code: {}",
                 outcome.trace.llm_calls,
                 outcome.trace.tokens,
                 start.report.from.as_str(),
                 start.report.note
-            ));
+            )));
         };
         let screened = outcomes
             .lock()
@@ -253,11 +263,11 @@ impl Offloader {
         {
             // Passed screening, failed the full protocol (a re-checked sample, a timeout): no kernel
             // that failed a check reaches anyone's source.
-            return Err(format!(
+            return Err(failed(format!(
                 "the best candidate ({}) passed the search's checks but failed its full verification: {}",
                 best.path.join(" → "),
                 o.summary()
-            ));
+            )));
         }
         let (verified, verdict, speedup, roofline) = describe(verify_outcome.as_ref());
         let kernel_source =
@@ -352,7 +362,7 @@ impl OffloadRunner for Offloader {
         request: OffloadRequest,
         progress: ProgressSink,
         cancel: CancellationToken,
-    ) -> BoxFuture<'static, Result<OffloadSummary, String>> {
+    ) -> BoxFuture<'static, Result<OffloadSummary, SearchFailure>> {
         let this = Offloader {
             backend: self.backend.clone(),
             judge: self.judge.clone(),
@@ -466,7 +476,11 @@ mod tests {
     async fn offload_saxpy(
         full: VerifyOutcome,
         start: Start,
-    ) -> (Result<OffloadSummary, String>, Vec<Protocol>, Vec<String>) {
+    ) -> (
+        Result<OffloadSummary, SearchFailure>,
+        Vec<Protocol>,
+        Vec<String>,
+    ) {
         let cassette = root().join("server/tests/cassettes/lsp-saxpy.jsonl");
         let header: serde_json::Value = serde_json::from_str(
             std::fs::read_to_string(&cassette)
@@ -548,8 +562,19 @@ mod tests {
         };
         let (result, _, _) = offload_saxpy(wrong, Start::Serial).await;
         let err = result.expect_err("no kernel that failed a check");
-        assert!(err.contains("failed its full verification"), "{err}");
-        assert!(err.contains("wrong"), "{err}");
+        assert!(
+            err.message.contains("failed its full verification"),
+            "{err}"
+        );
+        assert!(err.message.contains("wrong"), "{err}");
+        // The failure keeps what was tried, with its code, for `--out` and `--json`.
+        assert_eq!((err.llm_calls, err.tokens > 0), (1, true), "{err:?}");
+        let trace = err.trace.expect("a failed search keeps its trace");
+        let candidates = trace["candidates"].as_array().expect("candidates");
+        assert_eq!(candidates.len(), 1, "{trace}");
+        let code = candidates[0]["code"].as_str().expect("the judged code");
+        assert!(code.contains("__global__"), "{code}");
+        assert_eq!(trace["strategy"], "enumerate");
     }
 
     #[tokio::test]

@@ -88,6 +88,8 @@ pub async fn starting_point(
             attempt: 0,
             outcome: Some(outcome.clone()),
             answer_error: None,
+            code: Some(generated.code.clone()),
+            answer: None,
             reward: outcome.is_judgement().then_some(value),
             prompt_tokens: 0,
             completion_tokens: 0,

@@ -17,7 +17,7 @@ use super::publish;
 use crate::lsp::jobs::JobInfo;
 use crate::lsp::state::{LoopResult, State};
 use crate::search::Progress;
-use crate::search::offload::{LineEdit, OffloadRequest};
+use crate::search::offload::{LineEdit, OffloadRequest, SearchFailure};
 
 pub const OFFLOAD: &str = "cuda-offload.offload";
 pub const CANCEL: &str = "cuda-offload.cancel";
@@ -176,7 +176,7 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
     let mut task = tokio::spawn(async move {
         let _permit = slots.acquire_owned().await;
         if task_cancel.is_cancelled() {
-            return Err("cancelled".to_string());
+            return Err(SearchFailure::from("cancelled"));
         }
         runner.offload(request, sink, task_cancel).await
     });
@@ -203,7 +203,7 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
                 send_status(client, &job_id, &uri, report.line, &p, "running").await;
                 last = p;
             }
-            joined = &mut task => break joined.map_err(|e| format!("search task failed: {e}")).and_then(|r| r),
+            joined = &mut task => break joined.map_err(|e| SearchFailure::from(format!("search task failed: {e}"))).and_then(|r| r),
         }
     };
     state.jobs.remove(&job_id);
@@ -226,7 +226,7 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
                     .await;
             }
             return Ok(Some(
-                serde_json::json!({"jobId": job_id, "state": state_name, "message": msg}),
+                serde_json::json!({"jobId": job_id, "state": state_name, "message": msg.message}),
             ));
         }
     };

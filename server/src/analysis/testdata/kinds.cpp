@@ -215,3 +215,29 @@ void do_loop(int n, float* a) {
         ++i;
     } while (i < n);
 }
+
+int smallest_odd(int n, const int* x) {
+    int smallest = x[0];
+    for (int i = 1; i < n; ++i) {  // expect: kind=reduction region=yes
+        if (x[i] % 2 == 1 && x[i] < smallest) smallest = x[i];
+    }
+    return smallest;
+}
+
+float largest_where(int n, const float* x, const int* keep) {
+    float best = -1.0f;
+    for (int i = 0; i < n; ++i) {  // expect: kind=reduction region=yes
+        if (keep[i] != 0 && best < x[i]) {
+            best = x[i];
+        }
+    }
+    return best;
+}
+
+float capped_max(int n, const float* x) {
+    float m = 0.0f;
+    for (int i = 0; i < n; ++i) {  // expect: kind=sequential
+        if (m < 10.0f && m < x[i]) m = x[i];
+    }
+    return m;
+}

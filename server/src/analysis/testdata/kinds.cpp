@@ -241,3 +241,25 @@ float capped_max(int n, const float* x) {
     }
     return m;
 }
+
+long long closest(int n, const double* x, double target) {
+    double best = 1e300;
+    long long at = -1;
+    for (int i = 0; i < n; ++i) {  // expect: kind=reduction region=yes
+        double d = x[i] > target ? x[i] - target : target - x[i];
+        if (d < best) {
+            best = d;
+            at = i;
+        }
+    }
+    return at;
+}
+
+int last_max(int n, const int* x) {
+    int m = x[0];
+    int k = 0;
+    for (int i = 1; i < n; ++i) {  // expect: kind=reduction region=yes
+        if (x[i] >= m) { m = x[i]; k = i; }
+    }
+    return k;
+}

@@ -355,7 +355,7 @@ fn guards_an_update(p: &super::nest::Parsed, condition: Node, name: &str) -> boo
 }
 
 /// `*acc`, `(*acc)` or `acc[0]` around the identifier `n`.
-fn deref_of<'t>(p: &super::nest::Parsed, n: Node<'t>) -> Option<Node<'t>> {
+pub(super) fn deref_of<'t>(p: &super::nest::Parsed, n: Node<'t>) -> Option<Node<'t>> {
     let parent = n.parent()?;
     let d = match parent.kind() {
         "pointer_expression" if op_of(p, parent) == "*" => parent,
@@ -393,7 +393,7 @@ fn unparen(n: Node) -> Node {
     cur
 }
 
-fn is_deref_of(p: &super::nest::Parsed, n: Node, name: &str) -> bool {
+pub(super) fn is_deref_of(p: &super::nest::Parsed, n: Node, name: &str) -> bool {
     let mut cur = n;
     while cur.kind() == "parenthesized_expression" {
         match cur.named_child(0) {
@@ -514,7 +514,7 @@ fn conditional_update(
 }
 
 /// The operands of a chain of `&&`, in order.
-fn split_conjunction<'t>(p: &super::nest::Parsed, n: Node<'t>, out: &mut Vec<Node<'t>>) {
+pub(super) fn split_conjunction<'t>(p: &super::nest::Parsed, n: Node<'t>, out: &mut Vec<Node<'t>>) {
     let mut n = n;
     while n.kind() == "parenthesized_expression" {
         match n.named_child(0) {
@@ -536,7 +536,7 @@ fn split_conjunction<'t>(p: &super::nest::Parsed, n: Node<'t>, out: &mut Vec<Nod
 }
 
 /// `v < acc` / `acc > v` (a min) or `v > acc` / `acc < v` (a max), where `v` is the assigned value.
-fn compared_op(
+pub(super) fn compared_op(
     p: &super::nest::Parsed,
     cond: Node,
     name: &str,
@@ -564,6 +564,9 @@ fn compared_op(
 
 /// Per-thread partials, the block's combination and one atomic per block.
 pub fn write(ctx: &mut Context) -> Result<(String, String), NoPort> {
+    if let Some(arg) = super::argext::write(ctx) {
+        return arg;
+    }
     let locals = local_accumulators(ctx)?;
     let accs = accumulators(ctx)?;
     if !locals.is_empty() {

@@ -259,3 +259,45 @@ fn an_update_in_the_else_branch_is_not_read_as_the_comparison_says() {
     let e = port(&r).unwrap_err();
     assert!(e.to_string().contains("not an associative operator"), "{e}");
 }
+
+#[test]
+fn an_argmin_folds_partials_in_serial_order() {
+    let r = one(
+        "long long closest(int n, const double* x, double target) {\n    double best = 1e300;\n    long long at = -1;\n    for (int i = 0; i < n; ++i) {\n        double d = x[i] > target ? x[i] - target : target - x[i];\n        if (d < best) {\n            best = d;\n            at = i;\n        }\n    }\n    return at;\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(
+        p.shape.starts_with("arg-min of `best` carrying `at`"),
+        "{}",
+        p.shape
+    );
+    // Strict `<`: between equal values the earlier iteration stays, as in the serial loop.
+    assert!(
+        p.code.contains("return (b.at < a.at) ? b : a;"),
+        "{}",
+        p.code
+    );
+    assert!(
+        p.code.contains("port_at = port_t; port_found = 1; }"),
+        "{}",
+        p.code
+    );
+}
+
+#[test]
+fn a_non_strict_argmax_keeps_the_last_of_equal_values() {
+    let r = one(
+        "int last_max(int n, const int* x) {\n    int m = x[0];\n    int k = 0;\n    for (int i = 1; i < n; ++i) {\n        if (x[i] >= m) { m = x[i]; k = i; }\n    }\n    return k;\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(
+        p.shape.starts_with("arg-max of `m` carrying `k`"),
+        "{}",
+        p.shape
+    );
+    assert!(
+        p.code.contains("return (b.at > a.at) ? b : a;"),
+        "{}",
+        p.code
+    );
+}

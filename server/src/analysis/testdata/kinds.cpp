@@ -215,3 +215,51 @@ void do_loop(int n, float* a) {
         ++i;
     } while (i < n);
 }
+
+int smallest_odd(int n, const int* x) {
+    int smallest = x[0];
+    for (int i = 1; i < n; ++i) {  // expect: kind=reduction region=yes
+        if (x[i] % 2 == 1 && x[i] < smallest) smallest = x[i];
+    }
+    return smallest;
+}
+
+float largest_where(int n, const float* x, const int* keep) {
+    float best = -1.0f;
+    for (int i = 0; i < n; ++i) {  // expect: kind=reduction region=yes
+        if (keep[i] != 0 && best < x[i]) {
+            best = x[i];
+        }
+    }
+    return best;
+}
+
+float capped_max(int n, const float* x) {
+    float m = 0.0f;
+    for (int i = 0; i < n; ++i) {  // expect: kind=sequential
+        if (m < 10.0f && m < x[i]) m = x[i];
+    }
+    return m;
+}
+
+long long closest(int n, const double* x, double target) {
+    double best = 1e300;
+    long long at = -1;
+    for (int i = 0; i < n; ++i) {  // expect: kind=reduction region=yes
+        double d = x[i] > target ? x[i] - target : target - x[i];
+        if (d < best) {
+            best = d;
+            at = i;
+        }
+    }
+    return at;
+}
+
+int last_max(int n, const int* x) {
+    int m = x[0];
+    int k = 0;
+    for (int i = 1; i < n; ++i) {  // expect: kind=reduction region=yes
+        if (x[i] >= m) { m = x[i]; k = i; }
+    }
+    return k;
+}

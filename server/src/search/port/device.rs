@@ -25,7 +25,8 @@ impl Edits {
             .iter()
             .filter(|(r, _)| r.start >= range.start && r.end <= range.end)
             .collect();
-        inside.sort_by_key(|(r, _)| (r.start, std::cmp::Reverse(r.end)));
+        // At one position, insertions first (they keep `at`), then the widest replacement.
+        inside.sort_by_key(|(r, _)| (r.start, r.end != r.start, std::cmp::Reverse(r.end)));
         let mut out = String::new();
         let mut at = range.start;
         for (r, with) in inside {

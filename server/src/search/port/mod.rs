@@ -10,6 +10,7 @@
 //! Where no port can be written (a sequential loop, an accumulator of struct type, a loop header
 //! that is not a counted `for`), [`NoPort`] says why and the search starts from the serial code.
 
+mod argext;
 mod device;
 mod histogram;
 mod kernel;

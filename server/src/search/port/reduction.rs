@@ -319,7 +319,9 @@ fn read_in_own_update(p: &super::nest::Parsed, n: Node, name: &str) -> bool {
                     .child_by_field_name("left")
                     .is_some_and(|l| p.text(l).trim() == name);
             }
-            "condition_clause" => return true,
+            // Only the condition of the if that updates it: `if (acc > 0) { if (v < acc) .. }`
+            // would read the thread's partial where the serial code reads the whole value.
+            "condition_clause" => return guards_an_update(p, u, name),
             "compound_statement" | "expression_statement" | "for_statement" => return false,
             _ => up = u.parent(),
         }
@@ -327,8 +329,33 @@ fn read_in_own_update(p: &super::nest::Parsed, n: Node, name: &str) -> bool {
     false
 }
 
+/// Whether the if statement of `condition` assigns `name` in a statement of its own branch.
+fn guards_an_update(p: &super::nest::Parsed, condition: Node, name: &str) -> bool {
+    let Some(branch) = condition
+        .parent()
+        .filter(|i| i.kind() == "if_statement")
+        .and_then(|i| i.child_by_field_name("consequence"))
+    else {
+        return false;
+    };
+    let assigns = |st: Node| {
+        st.kind() == "expression_statement"
+            && st.named_child(0).is_some_and(|e| {
+                e.kind() == "assignment_expression"
+                    && e.child_by_field_name("left")
+                        .is_some_and(|l| is_deref_of(p, l, name))
+            })
+    };
+    if branch.kind() == "compound_statement" {
+        let mut c = branch.walk();
+        branch.named_children(&mut c).any(assigns)
+    } else {
+        assigns(branch)
+    }
+}
+
 /// `*acc`, `(*acc)` or `acc[0]` around the identifier `n`.
-fn deref_of<'t>(p: &super::nest::Parsed, n: Node<'t>) -> Option<Node<'t>> {
+pub(super) fn deref_of<'t>(p: &super::nest::Parsed, n: Node<'t>) -> Option<Node<'t>> {
     let parent = n.parent()?;
     let d = match parent.kind() {
         "pointer_expression" if op_of(p, parent) == "*" => parent,
@@ -366,7 +393,7 @@ fn unparen(n: Node) -> Node {
     cur
 }
 
-fn is_deref_of(p: &super::nest::Parsed, n: Node, name: &str) -> bool {
+pub(super) fn is_deref_of(p: &super::nest::Parsed, n: Node, name: &str) -> bool {
     let mut cur = n;
     while cur.kind() == "parenthesized_expression" {
         match cur.named_child(0) {
@@ -435,7 +462,10 @@ fn update_op(p: &super::nest::Parsed, d: Node, name: &str) -> Option<Result<Op, 
     }
 }
 
-/// `if (v > acc) acc = v;` (a max) or `if (v < acc) acc = v;` (a min).
+/// `if (v > acc) acc = v;` (a max) or `if (v < acc) acc = v;` (a min), also under a guard that
+/// does not read the accumulator (`if (x[i] % 2 == 1 && x[i] < acc) acc = x[i];`): each thread's
+/// private copy runs the same body, so its value is the min/max over the iterations the guard
+/// lets through, and those combine like any min/max.
 fn conditional_update(
     p: &super::nest::Parsed,
     assign: Node,
@@ -443,34 +473,38 @@ fn conditional_update(
 ) -> Option<Result<Op, NoPort>> {
     let value = assign.child_by_field_name("right")?;
     let vtext: String = p.text(value).split_whitespace().collect();
+    let mut inner = assign;
     let mut up = assign.parent();
     while let Some(u) = up {
         if u.kind() == "if_statement" {
+            // In the else branch the comparison means the opposite: not read as either.
+            if u.child_by_field_name("consequence")
+                .is_none_or(|c| c.id() != inner.id())
+            {
+                return None;
+            }
             let mut cond = u.child_by_field_name("condition")?;
             while matches!(cond.kind(), "condition_clause" | "parenthesized_expression") {
                 cond = cond.named_child(0)?;
             }
-            if cond.kind() != "binary_expression" {
-                return None;
-            }
-            let l = cond.child_by_field_name("left")?;
-            let r = cond.child_by_field_name("right")?;
+            let mut conjuncts = Vec::new();
+            split_conjunction(p, cond, &mut conjuncts);
             let same = |n: Node| p.text(n).split_whitespace().collect::<String>() == vtext;
-            let greater = match op_of(p, cond).as_str() {
-                ">" | ">=" => true,
-                "<" | "<=" => false,
-                _ => return None,
-            };
-            let max = if same(l) && is_deref_of(p, r, name) {
-                greater
-            } else if is_deref_of(p, l, name) && same(r) {
-                !greater
-            } else {
-                return None;
-            };
-            return Some(Ok(if max { Op::Max } else { Op::Min }));
+            let mut found = None;
+            for c in conjuncts {
+                let compared = compared_op(p, c, name, &same);
+                match compared {
+                    Some(op) if found.is_none() => found = Some(op),
+                    // Two comparisons with the accumulator: not one min/max.
+                    Some(_) => return None,
+                    None if crate::analysis::mentions_word(p.text(c), name) => return None,
+                    None => {}
+                }
+            }
+            return found.map(Ok);
         }
         if matches!(u.kind(), "compound_statement" | "expression_statement") {
+            inner = u;
             up = u.parent();
             continue;
         }
@@ -479,8 +513,60 @@ fn conditional_update(
     None
 }
 
+/// The operands of a chain of `&&`, in order.
+pub(super) fn split_conjunction<'t>(p: &super::nest::Parsed, n: Node<'t>, out: &mut Vec<Node<'t>>) {
+    let mut n = n;
+    while n.kind() == "parenthesized_expression" {
+        match n.named_child(0) {
+            Some(c) => n = c,
+            None => break,
+        }
+    }
+    if n.kind() == "binary_expression" && op_of(p, n) == "&&" {
+        if let (Some(l), Some(r)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+        ) {
+            split_conjunction(p, l, out);
+            split_conjunction(p, r, out);
+            return;
+        }
+    }
+    out.push(n);
+}
+
+/// `v < acc` / `acc > v` (a min) or `v > acc` / `acc < v` (a max), where `v` is the assigned value.
+pub(super) fn compared_op(
+    p: &super::nest::Parsed,
+    cond: Node,
+    name: &str,
+    same: &dyn Fn(Node) -> bool,
+) -> Option<Op> {
+    if cond.kind() != "binary_expression" {
+        return None;
+    }
+    let l = cond.child_by_field_name("left")?;
+    let r = cond.child_by_field_name("right")?;
+    let greater = match op_of(p, cond).as_str() {
+        ">" | ">=" => true,
+        "<" | "<=" => false,
+        _ => return None,
+    };
+    let max = if same(l) && is_deref_of(p, r, name) {
+        greater
+    } else if is_deref_of(p, l, name) && same(r) {
+        !greater
+    } else {
+        return None;
+    };
+    Some(if max { Op::Max } else { Op::Min })
+}
+
 /// Per-thread partials, the block's combination and one atomic per block.
 pub fn write(ctx: &mut Context) -> Result<(String, String), NoPort> {
+    if let Some(arg) = super::argext::write(ctx) {
+        return arg;
+    }
     let locals = local_accumulators(ctx)?;
     let accs = accumulators(ctx)?;
     if !locals.is_empty() {

@@ -225,3 +225,79 @@ fn a_running_value_is_no_reduction() {
     let e = port(&r).unwrap_err();
     assert!(e.reason.contains("`run` is read in the loop"), "{e}");
 }
+
+#[test]
+fn a_guarded_min_is_a_min_reduction() {
+    let r = one(
+        "int smallest_odd(int n, const int* x) {\n    int smallest = x[0];\n    for (int i = 1; i < n; ++i) {\n        if (x[i] % 2 == 1 && x[i] < smallest) smallest = x[i];\n    }\n    return smallest;\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(p.shape.contains("min of `smallest`"), "{}", p.shape);
+    // Each thread runs the guarded update on its own partial.
+    assert!(
+        p.code.contains(
+            "if (x[i] % 2 == 1 && x[i] < (port_acc_smallest)) (port_acc_smallest) = x[i];"
+        ),
+        "{}",
+        p.code
+    );
+}
+
+/// A region whose kind is declared, not derived (a benchmark task's): the port reads the update
+/// itself and must not take an else branch's assignment for the comparison's min.
+#[test]
+fn an_update_in_the_else_branch_is_not_read_as_the_comparison_says() {
+    let mut r = one(
+        "float lowest(int n, const float* x) {\n    float m = x[0];\n    for (int i = 0; i < n; ++i) {\n        if (x[i] < m) m = x[i];\n    }\n    return m;\n}\n",
+    );
+    assert!(port(&r).unwrap().shape.contains("min of `m`"));
+    let update = "if (x[i] < (*m)) (*m) = x[i];";
+    assert!(r.source.contains(update), "{}", r.source);
+    r.source = r
+        .source
+        .replace(update, "if (x[i] < (*m)) { } else { (*m) = x[i]; }");
+    let e = port(&r).unwrap_err();
+    assert!(e.to_string().contains("not an associative operator"), "{e}");
+}
+
+#[test]
+fn an_argmin_folds_partials_in_serial_order() {
+    let r = one(
+        "long long closest(int n, const double* x, double target) {\n    double best = 1e300;\n    long long at = -1;\n    for (int i = 0; i < n; ++i) {\n        double d = x[i] > target ? x[i] - target : target - x[i];\n        if (d < best) {\n            best = d;\n            at = i;\n        }\n    }\n    return at;\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(
+        p.shape.starts_with("arg-min of `best` carrying `at`"),
+        "{}",
+        p.shape
+    );
+    // Strict `<`: between equal values the earlier iteration stays, as in the serial loop.
+    assert!(
+        p.code.contains("return (b.at < a.at) ? b : a;"),
+        "{}",
+        p.code
+    );
+    assert!(
+        p.code.contains("port_at = port_t; port_found = 1; }"),
+        "{}",
+        p.code
+    );
+}
+
+#[test]
+fn a_non_strict_argmax_keeps_the_last_of_equal_values() {
+    let r = one(
+        "int last_max(int n, const int* x) {\n    int m = x[0];\n    int k = 0;\n    for (int i = 1; i < n; ++i) {\n        if (x[i] >= m) { m = x[i]; k = i; }\n    }\n    return k;\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(
+        p.shape.starts_with("arg-max of `m` carrying `k`"),
+        "{}",
+        p.shape
+    );
+    assert!(
+        p.code.contains("return (b.at > a.at) ? b : a;"),
+        "{}",
+        p.code
+    );
+}

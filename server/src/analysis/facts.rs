@@ -1735,7 +1735,7 @@ impl Collector<'_> {
         // A guard beside the comparison (`if (x[i] % 2 == 1 && x[i] < m) m = x[i];`): the min of
         // the elements it lets through, provided the guard does not read the accumulator.
         let mut conjuncts = Vec::new();
-        conjunction(c, self.src, &mut conjuncts);
+        super::syntax::conjuncts(c, self.src, &mut conjuncts);
         let found: Vec<_> = conjuncts
             .iter()
             .filter_map(|&k| self.compared_minmax(node, k).map(|f| (k, f)))
@@ -2468,24 +2468,6 @@ fn comma_parts(e: Node) -> Vec<Node> {
         .into_iter()
         .flat_map(comma_parts)
         .collect()
-}
-
-/// The operands of a chain of `&&` (parentheses skipped), in order; `n` itself otherwise.
-fn conjunction<'t>(n: Node<'t>, src: &[u8], out: &mut Vec<Node<'t>>) {
-    let n = unparen(n);
-    if n.kind() == "binary_expression"
-        && n.child_by_field_name("operator")
-            .is_some_and(|o| text(o, src) == "&&")
-        && let (Some(l), Some(r)) = (
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-        )
-    {
-        conjunction(l, src, out);
-        conjunction(r, src, out);
-        return;
-    }
-    out.push(n);
 }
 
 fn squash(s: &str) -> String {

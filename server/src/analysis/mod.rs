@@ -41,7 +41,7 @@ pub use region::{
     Access, DeclaredSizes, InputSpec, LoopKind, OffloadRegion, RecordField, RegionParam,
     RegionRecord, RegionTypes, SizeTable, WorkEstimate,
 };
-pub use syntax::{mentions_word, strip_comments_and_literals, whole_words};
+pub use syntax::{conjuncts, mentions_word, strip_comments_and_literals, whole_words};
 
 use facts::{Extractor, Induction, LoopFacts};
 use syntax::{Macros, end_line_of, for_each_descendant, line_of, text};

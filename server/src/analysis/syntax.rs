@@ -733,3 +733,21 @@ pub fn loop_sites<'t>(unit: Node<'t>) -> Vec<LoopSite<'t>> {
         }
     }
 }
+
+/// The operands of a chain of `&&` (parentheses skipped), in order; `n` itself otherwise.
+pub fn conjuncts<'t>(n: Node<'t>, src: &[u8], out: &mut Vec<Node<'t>>) {
+    let n = unparen(n);
+    if n.kind() == "binary_expression"
+        && n.child_by_field_name("operator")
+            .is_some_and(|o| text(o, src) == "&&")
+        && let (Some(l), Some(r)) = (
+            n.child_by_field_name("left"),
+            n.child_by_field_name("right"),
+        )
+    {
+        conjuncts(l, src, out);
+        conjuncts(r, src, out);
+        return;
+    }
+    out.push(n);
+}

@@ -303,13 +303,7 @@ fn generate(ctx: &mut Context, g: Group) -> Result<(String, String), NoPort> {
         bb = better("b", "a"),
         ab = better("a", "b"),
     );
-    let src = p.src;
-    let all_decls: String = ctx
-        .nest
-        .prelude
-        .iter()
-        .map(|r| format!("    {}\n", ctx.edits.apply(src, r.clone())))
-        .collect();
+    let all_decls = ctx.prelude();
     let starts: String = g
         .members
         .iter()
@@ -332,26 +326,12 @@ fn generate(ctx: &mut Context, g: Group) -> Result<(String, String), NoPort> {
             }
         })
         .collect();
-    let after: String = ctx
-        .nest
-        .after
-        .iter()
-        .map(|r| format!("    {}\n", ctx.edits.apply(src, r.clone())))
-        .collect();
+    let after = ctx.after();
     let params = format!("{}, {t}* port_parts", ctx.params());
     let args = format!("{}, port_parts", ctx.args());
     let (main, done) = (ctx.kernel_name("kernel"), ctx.kernel_name("finish"));
     let body = ctx.body();
-    let outer = &ctx.nest.outer;
-    let blocks = if ctx.host_computable(outer) {
-        format!(
-            "    long long port_blocks = ({} + {}) / {BLOCK};\n    if (port_blocks < 1) port_blocks = 1;\n    if (port_blocks > 1056) port_blocks = 1056;\n",
-            outer.trips,
-            BLOCK - 1
-        )
-    } else {
-        "    const long long port_blocks = 1056;\n".to_string()
-    };
+    let blocks = ctx.reduction_blocks();
     let lp = ctx.grid_stride(&format!("        {body}\n"));
     // The grid-stride loop declares the ordinal `port_t`; the update notes it.
     let code = format!(

@@ -139,6 +139,15 @@ impl<'a> Context<'a> {
             .collect()
     }
 
+    /// The statements after the loop (a reduction's write-out), with the kind's rewrites.
+    pub fn after(&self) -> String {
+        self.nest
+            .after
+            .iter()
+            .map(|r| format!("    {}\n", self.edits.apply(self.parsed.src, r.clone())))
+            .collect()
+    }
+
     /// The loop body with the kind's rewrites.
     pub fn body(&self) -> String {
         self.edits.apply(self.parsed.src, self.nest.body.clone())
@@ -175,6 +184,21 @@ impl<'a> Context<'a> {
             )
         } else {
             format!("    const long long port_blocks = {cap};\n")
+        }
+    }
+
+    /// A reduction's grid: one thread per iteration, at most 1056 blocks (8 per SM of the largest
+    /// GPUs: the partials each block leaves stay few).
+    pub fn reduction_blocks(&self) -> String {
+        let outer = &self.nest.outer;
+        if self.host_computable(outer) {
+            format!(
+                "    long long port_blocks = ({} + {}) / {BLOCK};\n    if (port_blocks < 1) port_blocks = 1;\n    if (port_blocks > 1056) port_blocks = 1056;\n",
+                outer.trips,
+                BLOCK - 1
+            )
+        } else {
+            "    const long long port_blocks = 1056;\n".to_string()
         }
     }
 

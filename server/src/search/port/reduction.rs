@@ -515,24 +515,7 @@ fn conditional_update(
 
 /// The operands of a chain of `&&`, in order.
 pub(super) fn split_conjunction<'t>(p: &super::nest::Parsed, n: Node<'t>, out: &mut Vec<Node<'t>>) {
-    let mut n = n;
-    while n.kind() == "parenthesized_expression" {
-        match n.named_child(0) {
-            Some(c) => n = c,
-            None => break,
-        }
-    }
-    if n.kind() == "binary_expression" && op_of(p, n) == "&&" {
-        if let (Some(l), Some(r)) = (
-            n.child_by_field_name("left"),
-            n.child_by_field_name("right"),
-        ) {
-            split_conjunction(p, l, out);
-            split_conjunction(p, r, out);
-            return;
-        }
-    }
-    out.push(n);
+    crate::analysis::conjuncts(n, p.src.as_bytes(), out);
 }
 
 /// `v < acc` / `acc > v` (a min) or `v > acc` / `acc < v` (a max), where `v` is the assigned value.
@@ -713,28 +696,14 @@ fn write_locals(
         ));
         free.push_str(&format!("    cudaFree(port_part_{});\n", a.name));
     }
-    let after: String = ctx
-        .nest
-        .after
-        .iter()
-        .map(|r| format!("    {}\n", ctx.edits.apply(src, r.clone())))
-        .collect();
+    let after = ctx.after();
     let (init, main, done) = (
         ctx.kernel_name("start"),
         ctx.kernel_name("kernel"),
         ctx.kernel_name("finish"),
     );
     let body = ctx.body();
-    let outer = &ctx.nest.outer;
-    let blocks = if ctx.host_computable(outer) {
-        format!(
-            "    long long port_blocks = ({} + {}) / {BLOCK};\n    if (port_blocks < 1) port_blocks = 1;\n    if (port_blocks > 1056) port_blocks = 1056;\n",
-            outer.trips,
-            BLOCK - 1
-        )
-    } else {
-        "    const long long port_blocks = 1056;\n".to_string()
-    };
+    let blocks = ctx.reduction_blocks();
     let code = format!(
         "{BLOCK_REDUCE}
 __global__ void {init}({params}) {{

@@ -1,9 +1,10 @@
 //! Turns an accepted candidate into files a user can build: the `.cu` file (candidate + a generated
 //! host wrapper that moves the data) and the edits that replace the loop by a call.
 
-use crate::analysis::{Access, OffloadRegion};
+use crate::analysis::{Access, OffloadRegion, RegionParam};
 
 use super::offload::LineEdit;
+use super::resident_runtime;
 
 /// `saxpy_cuda`: the host-callable function the edited source calls.
 pub fn host_entry_name(region: &OffloadRegion) -> String {
@@ -81,35 +82,49 @@ fn host_wrapper(region: &OffloadRegion) -> String {
     let mut w = String::new();
     w.push_str(WRAPPER_MARKER);
     w.push('\n');
-    w.push_str("#include <cstdio>\n#include <cstdlib>\n#include <cuda_runtime.h>\n\n");
+    w.push_str(
+        "#include <cstdio>\n#include <cstdlib>\n#include <vector>\n#include <cuda_runtime.h>\n\n",
+    );
+    w.push_str(&resident_runtime::registry_source());
+    w.push('\n');
     w.push_str(&format!(
         "static void {entry}_check(cudaError_t err, const char* what) {{\n    if (err != cudaSuccess) {{\n        std::fprintf(stderr, \"{entry}: %s: %s\\n\", what, cudaGetErrorString(err));\n        std::abort();\n    }}\n}}\n\n"
     ));
     w.push_str(&format!("{} {{\n", region.signature_named(&entry)));
-    let arrays: Vec<_> = region.params.iter().filter(|p| p.is_array).collect();
+    let arrays: Vec<&RegionParam> = region.params.iter().filter(|p| p.is_array).collect();
     for p in &arrays {
         let extent = p.extent.as_deref().unwrap_or("1");
         w.push_str(&format!(
             "    const size_t {n}_count = (size_t)({extent});\n",
             n = p.name
         ));
-        w.push_str(&format!(
-            "    {t}* d_{n} = nullptr;\n",
-            t = p.elem_type,
-            n = p.name
-        ));
-        w.push_str(&format!(
-            "    {entry}_check(cudaMalloc((void**)&d_{n}, {n}_count * sizeof({t}) + 1), \"cudaMalloc {n}\");\n",
-            n = p.name,
-            t = p.elem_type
-        ));
-        // Outputs are copied in too: a loop may write only part of an array (a stencil's interior).
-        w.push_str(&format!(
-            "    {entry}_check(cudaMemcpy(d_{n}, {n}, {n}_count * sizeof({t}), cudaMemcpyHostToDevice), \"copy {n} in\");\n",
-            n = p.name,
-            t = p.elem_type
-        ));
     }
+    let resident: Vec<&RegionParam> = arrays
+        .iter()
+        .copied()
+        .filter(|p| resident_runtime::kept_resident(p))
+        .collect();
+    let launch = launch_lines(region, &entry);
+    if !resident.is_empty() {
+        w.push_str(&resident_path(&entry, &arrays, &resident, &launch));
+    }
+    // Outside a session: every array copied in, outputs copied out, all freed.
+    for p in &arrays {
+        w.push_str(&alloc_and_copy_in(&entry, p));
+    }
+    w.push_str(&launch);
+    for p in arrays.iter().filter(|p| p.access != Access::Read) {
+        w.push_str(&copy_out(&entry, p));
+    }
+    for p in &arrays {
+        w.push_str(&format!("    cudaFree(d_{});\n", p.name));
+    }
+    w.push_str("}\n");
+    w
+}
+
+/// The call of `<name>_gpu` on the device pointers, and its error checks.
+fn launch_lines(region: &OffloadRegion, entry: &str) -> String {
     let args: Vec<String> = region
         .params
         .iter()
@@ -121,29 +136,86 @@ fn host_wrapper(region: &OffloadRegion) -> String {
             }
         })
         .collect();
-    w.push_str(&format!(
-        "    {}({});\n",
+    format!(
+        "    {}({});\n    {entry}_check(cudaGetLastError(), \"kernel launch\");\n    {entry}_check(cudaDeviceSynchronize(), \"kernel run\");\n",
         region.gpu_entry_name(),
         args.join(", ")
-    ));
-    w.push_str(&format!(
-        "    {entry}_check(cudaGetLastError(), \"kernel launch\");\n"
-    ));
-    w.push_str(&format!(
-        "    {entry}_check(cudaDeviceSynchronize(), \"kernel run\");\n"
-    ));
-    for p in arrays.iter().filter(|p| p.access != Access::Read) {
+    )
+}
+
+fn alloc_and_copy_in(entry: &str, p: &RegionParam) -> String {
+    // Outputs are copied in too: a loop may write only part of an array (a stencil's interior).
+    format!(
+        "    {t}* d_{n} = nullptr;\n    {entry}_check(cudaMalloc((void**)&d_{n}, {n}_count * sizeof({t}) + 1), \"cudaMalloc {n}\");\n    {entry}_check(cudaMemcpy(d_{n}, {n}, {n}_count * sizeof({t}), cudaMemcpyHostToDevice), \"copy {n} in\");\n",
+        n = p.name,
+        t = p.elem_type
+    )
+}
+
+fn copy_out(entry: &str, p: &RegionParam) -> String {
+    format!(
+        "    {entry}_check(cudaMemcpy({n}, d_{n}, {n}_count * sizeof({t}), cudaMemcpyDeviceToHost), \"copy {n} out\");\n",
+        n = p.name,
+        t = p.elem_type
+    )
+}
+
+/// Inside a residency session: the caller's arrays come from the registry (copied in the first
+/// time only, copied out by `cuda_offload_resident_end()`); written scalars still travel per call.
+fn resident_path(
+    entry: &str,
+    arrays: &[&RegionParam],
+    resident: &[&RegionParam],
+    launch: &str,
+) -> String {
+    let ns = resident_runtime::NAMESPACE;
+    let hosts: Vec<String> = resident
+        .iter()
+        .map(|p| format!("(const void*){}", p.name))
+        .collect();
+    let bytes: Vec<String> = resident
+        .iter()
+        .map(|p| format!("{n}_count * sizeof({t})", n = p.name, t = p.elem_type))
+        .collect();
+    let mut w = format!(
+        "    // In a residency session (cuda_offload_resident_begin()) the caller's arrays stay on the device.\n    const void* const resident_hosts[] = {{{}}};\n    const size_t resident_bytes[] = {{{}}};\n    if ({ns}::usable(resident_hosts, resident_bytes, {})) {{\n",
+        hosts.join(", "),
+        bytes.join(", "),
+        resident.len()
+    );
+    let per_call: Vec<&&RegionParam> = arrays
+        .iter()
+        .filter(|p| !resident.iter().any(|r| r.name == p.name))
+        .collect();
+    for p in resident {
         w.push_str(&format!(
-            "    {entry}_check(cudaMemcpy({n}, d_{n}, {n}_count * sizeof({t}), cudaMemcpyDeviceToHost), \"copy {n} out\");\n",
+            "        {t}* d_{n} = ({t}*){ns}::acquire({n}, {n}_count * sizeof({t}));\n",
             n = p.name,
             t = p.elem_type
         ));
     }
-    for p in &arrays {
-        w.push_str(&format!("    cudaFree(d_{});\n", p.name));
+    for p in &per_call {
+        w.push_str(&indent(&alloc_and_copy_in(entry, p)));
     }
-    w.push_str("}\n");
+    w.push_str(&indent(launch));
+    for p in resident.iter().filter(|p| p.access != Access::Read) {
+        w.push_str(&format!("        {ns}::wrote({});\n", p.name));
+    }
+    for p in per_call.iter().filter(|p| p.access != Access::Read) {
+        w.push_str(&indent(&copy_out(entry, p)));
+    }
+    for p in &per_call {
+        w.push_str(&format!("        cudaFree(d_{});\n", p.name));
+    }
+    w.push_str("        return;\n    }\n");
     w
+}
+
+fn indent(lines: &str) -> String {
+    lines
+        .lines()
+        .map(|l| format!("    {l}\n"))
+        .collect::<String>()
 }
 
 /// Edits to the source: a declaration after the last `#include`, and the loop's lines replaced

@@ -1,6 +1,7 @@
 //! Turns an accepted candidate into files a user can build: the `.cu` file (candidate + a generated
 //! host wrapper that moves the data) and the edits that replace the loop by a call.
 
+use crate::analysis::residency::{self, Residency};
 use crate::analysis::{Access, OffloadRegion, RegionParam};
 
 use super::offload::LineEdit;
@@ -238,11 +239,7 @@ pub fn source_edits(region: &OffloadRegion, source: &str) -> Vec<LineEdit> {
         args.join(", "),
         kernel_file_name(region)
     );
-    let after_includes = lines
-        .iter()
-        .rposition(|l| l.trim_start().starts_with("#include"))
-        .map(|i| i + 2)
-        .unwrap_or(1);
+    let after_includes = after_includes(&lines);
     let decl = format!(
         "{};  // defined in {} (cuda-offload)\n",
         region.signature_named(&entry),
@@ -260,6 +257,132 @@ pub fn source_edits(region: &OffloadRegion, source: &str) -> Vec<LineEdit> {
             new_text: call,
         },
     ]
+}
+
+/// Every edit of the source an offload of `regions` makes: each loop replaced by its call (see
+/// [`source_edits`]) and, where the offloaded calls then sit in an enclosing loop whose arrays
+/// stay resident ([`residency::plan`] on the edited text), a session around that loop. Also the
+/// plan itself, to tell the user what was kept on the device or what it would take.
+pub fn offload_source_edits(
+    regions: &[&OffloadRegion],
+    source: &str,
+) -> (Vec<LineEdit>, Vec<Residency>) {
+    let mut edits: Vec<LineEdit> = regions
+        .iter()
+        .flat_map(|r| source_edits(r, source))
+        .collect();
+    let (session, plan) = session_edits(source, &edits);
+    edits.extend(session);
+    (edits, plan)
+}
+
+/// The session lines (against `source`) for the loops whose arrays stay resident once `edits`
+/// are applied, and the residency plan of the edited text.
+pub fn session_edits(source: &str, edits: &[LineEdit]) -> (Vec<LineEdit>, Vec<Residency>) {
+    let patched = apply_line_edits(source, edits);
+    let mut plan = residency::plan(&patched, &[]);
+    let lines: Vec<&str> = patched.lines().collect();
+    let mut out = Vec::new();
+    for r in plan.iter_mut() {
+        let here = (r.line, r.end_line);
+        // The user reads line numbers of the file as it was.
+        if let (Some(first), Some(last)) = (
+            original_line(edits, r.line),
+            original_line(edits, r.end_line),
+        ) {
+            (r.line, r.end_line) = (first, last);
+        }
+        if !r.is_resident() {
+            continue;
+        }
+        let r = Residency {
+            line: here.0,
+            end_line: here.1,
+            ..r.clone()
+        };
+        let before = r.line.checked_sub(2).and_then(|i| lines.get(i));
+        if before.is_some_and(|l| l.contains(&format!("{}();", resident_runtime::BEGIN))) {
+            continue; // an earlier offload's edit opened the session already
+        }
+        let (Some(first), Some(last)) = (
+            original_line(edits, r.line),
+            original_line(edits, r.end_line),
+        ) else {
+            continue; // the loop is part of what the edit replaces
+        };
+        let indent: String = lines
+            .get(r.line - 1)
+            .map(|l| l.chars().take_while(|c| c.is_whitespace()).collect())
+            .unwrap_or_default();
+        let arrays = r.arrays.join(", ");
+        out.push(LineEdit {
+            start_line: first,
+            end_line: first - 1,
+            new_text: format!(
+                "{indent}{}();  {SESSION_MARK}: {arrays} stay on the device across this loop\n",
+                resident_runtime::BEGIN
+            ),
+        });
+        out.push(LineEdit {
+            start_line: last + 1,
+            end_line: last,
+            new_text: format!(
+                "{indent}{}();  {SESSION_MARK}: {arrays} copied back to the host\n",
+                resident_runtime::END
+            ),
+        });
+    }
+    let declared = source.contains(&format!("void {}();", resident_runtime::BEGIN));
+    if !out.is_empty() && !declared {
+        let at = after_includes(&source.lines().collect::<Vec<_>>());
+        out.push(LineEdit {
+            start_line: at,
+            end_line: at - 1,
+            new_text: format!(
+                "void {}();  // defined in every *_cuda.cu (cuda-offload)\nvoid {}();  // defined in every *_cuda.cu (cuda-offload)\n",
+                resident_runtime::BEGIN,
+                resident_runtime::END
+            ),
+        });
+    }
+    (out, plan)
+}
+
+/// Ends the comment of the session lines the edit inserts (`check-build` removes them).
+pub const SESSION_MARK: &str = "// cuda-offload session";
+
+/// The line of `source` that is line `patched` of the text `edits` make from it; `None` for a
+/// line the edits wrote.
+fn original_line(edits: &[LineEdit], patched: usize) -> Option<usize> {
+    let mut sorted: Vec<&LineEdit> = edits.iter().collect();
+    sorted.sort_by_key(|e| e.start_line);
+    let mut offset: isize = 0;
+    for e in sorted {
+        let written = e.new_text.split_inclusive('\n').count() as isize;
+        let removed = if e.end_line < e.start_line {
+            0
+        } else {
+            (e.end_line - e.start_line + 1) as isize
+        };
+        let starts_at = e.start_line as isize + offset;
+        let p = patched as isize;
+        if p < starts_at {
+            break;
+        }
+        if p < starts_at + written {
+            return None;
+        }
+        offset += written - removed;
+    }
+    usize::try_from(patched as isize - offset).ok()
+}
+
+fn after_includes(lines: &[&str]) -> usize {
+    lines
+        .iter()
+        .rposition(|l| l.trim_start().starts_with("#include"))
+        .map(|i| i + 2)
+        .unwrap_or(1)
 }
 
 /// Applies line edits (all given against `source`) and returns the new text.

@@ -1,0 +1,297 @@
+//! Issue #20, data residency: several loops of one file offloaded together, with a residency
+//! session inserted around the enclosing loop where the analysis allows it. Here (compile only):
+//! stencil2d with `jacobi_step` and `max_change` offloaded builds with its CMake and nvcc, and the
+//! serial program check-build rebuilds from the edit's marks is the original source; a small
+//! program whose two offloaded loops share one session compiles and links (each kernel file
+//! carries the registry, weakly) and, on a GPU, prints what its serial build prints.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use cuda_offload::analysis;
+use cuda_offload::project::{self, CudaArch, KernelFile};
+use cuda_offload::search::port::port;
+use cuda_offload::search::workspace_edit::{SESSION_MARK, kernel_file_name, kernel_source};
+use cuda_offload::testing::{Needs, skip};
+use cuda_offload::verify::toolchain::{Nvcc, default_project_roots, find_nvcc};
+
+fn manifest() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn nvcc() -> Option<Nvcc> {
+    match find_nvcc(None, &default_project_roots()) {
+        Ok(n) => Some(n),
+        Err(e) => {
+            skip(Needs::Toolchain, &format!("no nvcc ({e})"));
+            None
+        }
+    }
+}
+
+/// `dir/file` with the loops at `lines` offloaded (each with its candidate's code), as one edit.
+fn offload_together(
+    dir: &Path,
+    file: &str,
+    loops: &[(usize, String)],
+    resident: bool,
+) -> project::ManyWrites {
+    let path = dir.join(file);
+    let source = std::fs::read_to_string(&path).unwrap();
+    let regions: Vec<analysis::OffloadRegion> = loops
+        .iter()
+        .map(|(line, _)| analysis::outline_in_file(&path, *line).unwrap().2)
+        .collect();
+    let kernels: Vec<KernelFile> = regions
+        .iter()
+        .zip(loops)
+        .map(|(region, (_, code))| KernelFile {
+            region,
+            name: kernel_file_name(region),
+            text: kernel_source(region, code, "compiled; not run: no GPU", &[]),
+        })
+        .collect();
+    let many = project::offload_writes_many(
+        &path,
+        &source,
+        &kernels,
+        &CudaArch::from_setting("sm_90"),
+        &project::read_from_disk,
+        resident,
+    )
+    .unwrap();
+    for (p, text) in &many.writes {
+        std::fs::write(p, text).unwrap();
+    }
+    many
+}
+
+fn copy_workspace(ws: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let src = manifest().join("../test-workspaces").join(ws);
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
+    }
+    // The copy is its own repository: the build file search stops there.
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    dir
+}
+
+fn candidate(name: &str) -> String {
+    std::fs::read_to_string(manifest().join("src/verify/testdata/candidates").join(name)).unwrap()
+}
+
+#[test]
+fn stencil2d_with_both_loops_resident_builds_and_its_serial_version_is_the_original() {
+    if nvcc().is_none() {
+        return;
+    }
+    if project::check::find_cmake(&default_project_roots()).is_none() {
+        skip(Needs::Toolchain, "no cmake (scripts/setup pins it)");
+        return;
+    }
+    let dir = copy_workspace("stencil2d");
+    let original = std::fs::read_to_string(dir.path().join("jacobi.cpp")).unwrap();
+    let many = offload_together(
+        dir.path(),
+        "jacobi.cpp",
+        &[
+            (9, candidate("jacobi_step_correct.cu")),
+            (18, candidate("max_change_port.cu")),
+        ],
+        true,
+    );
+    assert_eq!(many.residency.len(), 1, "{:#?}", many.residency);
+    let r = &many.residency[0];
+    assert!(r.is_resident(), "{r:#?}");
+    assert_eq!(
+        (r.line, r.end_line),
+        (29, 34),
+        "lines of the file as it was"
+    );
+    assert_eq!(r.arrays, ["u", "v"]);
+
+    // The session wraps the while loop, with the loop's indentation.
+    let patched = std::fs::read_to_string(dir.path().join("jacobi.cpp")).unwrap();
+    let lines: Vec<&str> = patched.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with("while (change"))
+        .unwrap();
+    assert!(
+        lines[at - 1].starts_with("    cuda_offload_resident_begin();  // cuda-offload session"),
+        "{patched}"
+    );
+    let close = lines[at..].iter().position(|l| *l == "    }").unwrap() + at;
+    assert!(
+        lines[close + 1].starts_with("    cuda_offload_resident_end();  // cuda-offload session"),
+        "{patched}"
+    );
+    assert!(patched.contains("void cuda_offload_resident_begin();"));
+    assert_eq!(
+        patched.matches(SESSION_MARK).count(),
+        2,
+        "one session: {patched}"
+    );
+
+    // check-build's serial version of the edited copy is the program before the edit, exactly.
+    let (serial, kernels) = project::revert::serial_version(dir.path());
+    assert_eq!(
+        kernels,
+        ["jacobi_step_cuda.cu", "max_change_loop17_cuda.cu"]
+    );
+    let back = serial
+        .iter()
+        .find(|(p, _)| p == Path::new("jacobi.cpp"))
+        .map(|(_, t)| t.clone())
+        .unwrap();
+    assert_eq!(back, original);
+
+    // Both versions configure and build with CMake + nvcc (and run, compared, on a GPU).
+    let out = Command::new(env!("CARGO_BIN_EXE_cuda-offload"))
+        .args(["check-build", "--json", "--runs", "1"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!("{e}: {}", String::from_utf8_lossy(&out.stderr));
+    });
+    assert_eq!(report["before"]["built"], true, "{report:#}");
+    assert_eq!(report["after"]["built"], true, "{report:#}");
+    // The session as check-build reads it back: the loop's line in the edited file.
+    assert_eq!(
+        report["residency"][0],
+        format!(
+            "jacobi.cpp:{}: u, v stay on the device across this loop",
+            at + 1
+        )
+        .as_str(),
+        "{report:#}"
+    );
+    assert!(out.status.success(), "{report:#}");
+}
+
+#[test]
+fn without_residency_the_same_offload_has_no_session() {
+    let dir = copy_workspace("stencil2d");
+    let many = offload_together(
+        dir.path(),
+        "jacobi.cpp",
+        &[
+            (9, candidate("jacobi_step_correct.cu")),
+            (18, candidate("max_change_port.cu")),
+        ],
+        false,
+    );
+    assert!(many.residency.is_empty());
+    let patched = std::fs::read_to_string(dir.path().join("jacobi.cpp")).unwrap();
+    assert!(!patched.contains("cuda_offload_resident"), "{patched}");
+    assert!(patched.contains("jacobi_step_cuda(n, m, in, out);"));
+    assert!(patched.contains("max_change_loop17_cuda(n, m, a, b, &worst);"));
+}
+
+/// Two offloaded loops of a small program, called from one time loop: `bump` writes `a`, `total`
+/// reads it and returns a sum (a scalar copied every call) that the loop tests.
+const PROGRAM: &str = r#"#include <cstdio>
+#include <vector>
+
+void bump(int n, float* a) {
+    for (int i = 0; i < n; ++i) {
+        a[i] = a[i] + 1.0f;
+    }
+}
+
+float total(int n, const float* a) {
+    float s = 0.0f;
+    for (int i = 0; i < n; ++i) {
+        s += a[i];
+    }
+    return s;
+}
+
+int main() {
+    const int n = 1000;
+    std::vector<float> a(n, 0.0f);
+    float sum = 0.0f;
+    int steps = 0;
+    while (sum < 5000.0f) {
+        bump(n, a.data());
+        sum = total(n, a.data());
+        ++steps;
+    }
+    std::printf("%d steps, sum %g, a[7] %g\n", steps, sum, a[7]);
+    return 0;
+}
+"#;
+
+#[test]
+fn two_wrappers_and_the_registry_link_into_one_program() {
+    let Some(nvcc) = nvcc() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("prog.cpp"), PROGRAM).unwrap();
+    let path = dir.path().join("prog.cpp");
+    let ports: Vec<(usize, String)> = [6usize, 13]
+        .iter()
+        .map(|l| {
+            let region = analysis::outline_in_file(&path, *l).unwrap().2;
+            (*l, port(&region).unwrap().code)
+        })
+        .collect();
+    let many = offload_together(dir.path(), "prog.cpp", &ports, true);
+    assert!(
+        many.residency.len() == 1 && many.residency[0].is_resident(),
+        "{:#?}",
+        many.residency
+    );
+    assert_eq!(many.residency[0].arrays, ["a"]);
+    let cu: Vec<PathBuf> = many
+        .writes
+        .iter()
+        .map(|(p, _)| p.clone())
+        .filter(|p| p.extension().is_some_and(|e| e == "cu"))
+        .collect();
+    assert_eq!(cu.len(), 2);
+    for k in &cu {
+        let text = std::fs::read_to_string(k).unwrap();
+        assert!(text.contains("__attribute__((weak)) void cuda_offload_resident_begin()"));
+    }
+    let exe = dir.path().join("prog");
+    let out = Command::new(&nvcc.path)
+        .args(["-O2", "-std=c++17", "-arch=sm_90", "-o"])
+        .arg(&exe)
+        .arg(&path)
+        .args(&cu)
+        .arg(format!("-L{}/lib", nvcc.cuda_home.display()))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "nvcc: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The same registry symbols in both objects, and the link kept one of each.
+    let nm = Command::new("nm").arg("-C").arg(&exe).output();
+    if let Ok(nm) = nm {
+        let syms = String::from_utf8_lossy(&nm.stdout);
+        let begins = syms
+            .lines()
+            .filter(|l| l.ends_with(" cuda_offload_resident_begin()"))
+            .count();
+        assert_eq!(begins, 1, "{syms}");
+    }
+    if cuda_offload::verify::gpu::detect_gpus().is_err() {
+        skip(Needs::Gpu, "the linked program runs on a GPU only");
+        return;
+    }
+    let run = Command::new(&exe).output().unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&run.stdout),
+        "5 steps, sum 5000, a[7] 5\n"
+    );
+}

@@ -880,16 +880,19 @@ fn declared_before(f: &Function, name: &str, lp: Node, src: &[u8]) -> Result<(),
     let mut before = false;
     let mut within = false;
     for_each_descendant(f.node, |x| {
-        if matches!(
-            x.kind(),
-            "init_declarator" | "declaration" | "array_declarator" | "pointer_declarator"
-        ) && declared_name(x.child_by_field_name("declarator").unwrap_or(x), src).as_deref()
-            == Some(name)
-        {
-            if inside(x, lp) {
-                within = true;
-            } else if x.start_byte() < lp.start_byte() {
-                before = true;
+        if x.kind() == "declaration" {
+            let mut cursor = x.walk();
+            // Every declarator: `std::vector<float> px(n), fx(n);` (which tree-sitter may read as
+            // function declarators) declares both.
+            let declares = x
+                .children_by_field_name("declarator", &mut cursor)
+                .any(|d| declared_name(d, src).as_deref() == Some(name));
+            if declares {
+                if inside(x, lp) {
+                    within = true;
+                } else if x.start_byte() < lp.start_byte() {
+                    before = true;
+                }
             }
         }
         true

@@ -460,4 +460,156 @@ mod tests {
         // Once only.
         assert_eq!(with_replaced_lines(&with, &region, src), with);
     }
+
+    fn stencil() -> (String, OffloadRegion, OffloadRegion) {
+        let src = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../test-workspaces/stencil2d/jacobi.cpp"),
+        )
+        .unwrap();
+        let at = |line| {
+            crate::analysis::outline_at(
+                src.as_bytes(),
+                crate::analysis::Language::Cpp,
+                line,
+                &crate::analysis::Headers::default(),
+            )
+            .unwrap()
+            .1
+        };
+        let (jacobi, max_change) = (at(9), at(18));
+        (src, jacobi, max_change)
+    }
+
+    /// The text between `from` and the next `to` after it.
+    fn between<'a>(text: &'a str, from: &str, to: &str) -> &'a str {
+        let a = text
+            .find(from)
+            .unwrap_or_else(|| panic!("{from} in {text}"));
+        let b = text[a..].find(to).unwrap() + a;
+        &text[a..b]
+    }
+
+    #[test]
+    fn in_a_session_the_callers_arrays_come_from_the_registry_and_scalars_travel_each_call() {
+        let (_, _, max_change) = stencil();
+        let k = kernel_source(
+            &max_change,
+            "void max_change_loop17_gpu() {}",
+            "compiled",
+            &[],
+        );
+        let session = between(&k, "::usable(resident_hosts, resident_bytes, 2)", "return;");
+        assert!(
+            session
+                .contains("(float*)cuda_offload_resident_v1::acquire(a, a_count * sizeof(float))")
+        );
+        assert!(session.contains("cuda_offload_resident_v1::acquire(b,"));
+        // `&worst` is made anew by every call of max_change: copied in and out each time.
+        assert!(!session.contains("acquire(worst"), "{session}");
+        assert!(
+            session.contains("cudaMemcpy(d_worst, worst,")
+                && session.contains("cudaMemcpy(worst, d_worst,")
+        );
+        // a and b are only read: nothing to copy back at the session's end.
+        assert!(!session.contains("wrote("), "{session}");
+        // Outside a session: the per-call copies, as before.
+        let per_call = &k[k.find("return;\n    }").unwrap()..];
+        assert!(
+            per_call
+                .contains("cudaMemcpy(d_a, a, a_count * sizeof(float), cudaMemcpyHostToDevice)")
+        );
+        assert!(per_call.contains("cudaFree(d_a);"));
+        // One registry, weak, in the wrapper part (re-verification reads only the candidate).
+        assert_eq!(k.matches(resident_runtime::REGISTRY_MARKER).count(), 1);
+        assert!(k.contains("__attribute__((weak)) void cuda_offload_resident_end()"));
+        assert!(!candidate_part(&k).contains("cuda_offload_resident"));
+    }
+
+    #[test]
+    fn a_written_array_is_marked_for_the_copy_back() {
+        let k = kernel_source(&saxpy(), "void saxpy_gpu() {}", "compiled", &[]);
+        let session = between(&k, "::usable(", "return;");
+        assert!(
+            session.contains("cuda_offload_resident_v1::wrote(y);"),
+            "{session}"
+        );
+        assert!(!session.contains("wrote(x)"));
+        assert!(!session.contains("cudaMemcpy("), "arrays only: {session}");
+    }
+
+    #[test]
+    fn offloading_both_stencil_loops_opens_a_session_around_the_convergence_loop() {
+        let (src, jacobi, max_change) = stencil();
+        let (edits, plan) = offload_source_edits(&[&jacobi, &max_change], &src);
+        assert!(plan.len() == 1 && plan[0].is_resident(), "{plan:#?}");
+        let out = apply_line_edits(&src, &edits);
+        assert!(
+            out.contains("    float change = 1.0f;\n    cuda_offload_resident_begin();  // cuda-offload session: u, v stay on the device across this loop\n    while (change > 1e-3f"),
+            "{out}"
+        );
+        assert!(out.contains("        ++iter;\n    }\n    cuda_offload_resident_end();  // cuda-offload session: u, v copied back to the host\n    std::printf"), "{out}");
+        assert_eq!(
+            out.matches("void cuda_offload_resident_begin();").count(),
+            1
+        );
+
+        // One at a time: the first offload names what is missing, the second opens the session,
+        // and offloading again adds no second one.
+        let (first, plan) = offload_source_edits(&[&jacobi], &src);
+        assert_eq!(
+            plan[0].verdict,
+            crate::analysis::residency::Verdict::NeedsOffload(vec!["max_change".into()])
+        );
+        let after_first = apply_line_edits(&src, &first);
+        assert!(!after_first.contains("cuda_offload_resident"));
+        let max_change_now = crate::analysis::outline_at(
+            after_first.as_bytes(),
+            crate::analysis::Language::Cpp,
+            after_first
+                .lines()
+                .position(|l| l.contains("for (int k = 0;"))
+                .unwrap()
+                + 1,
+            &crate::analysis::Headers::default(),
+        )
+        .unwrap()
+        .1;
+        let (second, plan) = offload_source_edits(&[&max_change_now], &after_first);
+        assert!(plan[0].is_resident(), "{plan:#?}");
+        assert_eq!(
+            plan[0].line, 25,
+            "the loop's line in the file the second offload edits"
+        );
+        let both = apply_line_edits(&after_first, &second);
+        assert_eq!(
+            both.matches("cuda_offload_resident_begin();  // cuda-offload session")
+                .count(),
+            1
+        );
+        let (again, _) = session_edits(&both, &[]);
+        assert!(again.is_empty(), "{again:?}");
+    }
+
+    #[test]
+    fn lines_of_the_edited_text_map_back_to_the_original() {
+        let edits = [
+            LineEdit {
+                start_line: 2,
+                end_line: 1,
+                new_text: "decl\n".into(),
+            },
+            LineEdit {
+                start_line: 5,
+                end_line: 7,
+                new_text: "call\n".into(),
+            },
+        ];
+        // original: 1 2 3 4 [5 6 7] 8 9 → edited: 1 decl 2 3 4 call 8 9
+        assert_eq!(original_line(&edits, 1), Some(1));
+        assert_eq!(original_line(&edits, 2), None);
+        assert_eq!(original_line(&edits, 3), Some(2));
+        assert_eq!(original_line(&edits, 6), None);
+        assert_eq!(original_line(&edits, 7), Some(8));
+    }
 }

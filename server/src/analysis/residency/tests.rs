@@ -202,3 +202,20 @@ fn arguments_that_pass_an_array_as_it_is() {
     assert_eq!(plain_root("u.data() + m"), None);
     assert_eq!(plain_root("u[0]"), None);
 }
+
+#[test]
+fn nbody_keeps_its_ten_arrays_once_both_loops_are_offloaded() {
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-workspaces/nbody/nbody.cpp"),
+    )
+    .unwrap();
+    // `std::vector<float> px(n), ..., fx(n)`: every declarator declares an array before the loop.
+    let r = only(&src, &[10, 30]);
+    assert_eq!(r.verdict, Verdict::Resident, "{r:#?}");
+    assert_eq!(
+        r.arrays,
+        ["fx", "fy", "fz", "mass", "px", "py", "pz", "vx", "vy", "vz"]
+    );
+    let r = only(&src, &[10]);
+    assert_eq!(r.verdict, Verdict::NeedsOffload(vec!["integrate".into()]));
+}

@@ -120,7 +120,7 @@ fn stencil2d_with_both_loops_resident_builds_and_its_serial_version_is_the_origi
         .position(|l| l.trim_start().starts_with("while (change"))
         .unwrap();
     assert!(
-        lines[at - 1].starts_with("    cuda_offload_resident_begin();  // cuda-offload session"),
+        lines[at - 1].starts_with("    cuda_offload_resident_begin(); cuda_offload_resident_keep(u.data()); cuda_offload_resident_keep(v.data());  // cuda-offload session"),
         "{patched}"
     );
     let close = lines[at..].iter().position(|l| *l == "    }").unwrap() + at;

@@ -53,6 +53,9 @@ pub struct Residency {
     pub end_line: usize,
     /// The arrays the offloaded calls pass (their names in `function`), sorted.
     pub arrays: Vec<String>,
+    /// For each array, the expression that gives its host pointer (`u.data()`, `a`): what the
+    /// session names as kept on the device.
+    pub pointers: Vec<String>,
     /// The offloaded functions called in the loop (or `loop at line N` for a loop of the body).
     pub calls: Vec<String>,
     pub verdict: Verdict,
@@ -106,17 +109,19 @@ pub fn plan(source: &str, pending: &[OffloadRegion]) -> Vec<Residency> {
     let decls = wrapper_declarations(source);
     let mut units = marked_units(root, src, &decls);
     for region in pending {
+        let exprs: Vec<String> = region
+            .params
+            .iter()
+            .filter(|p| kept_resident(p))
+            .map(|p| p.call_arg.clone().unwrap_or_else(|| p.name.clone()))
+            .collect();
         units.push(Unit {
             lines: (region.line, region.end_line),
-            roots: region
-                .params
+            roots: exprs
                 .iter()
-                .filter(|p| kept_resident(p))
-                .map(|p| {
-                    let arg = p.call_arg.clone().unwrap_or_else(|| p.name.clone());
-                    plain_root(&arg).unwrap_or(arg)
-                })
+                .map(|a| plain_root(a).unwrap_or_else(|| a.clone()))
                 .collect(),
+            exprs,
             name: region.name.clone(),
         });
     }
@@ -160,6 +165,8 @@ struct Function<'t> {
 struct Unit {
     lines: (usize, usize),
     roots: Vec<String>,
+    /// The argument each root was passed as (`u.data()`), in the same order.
+    exprs: Vec<String>,
     name: String,
 }
 
@@ -275,15 +282,19 @@ impl<'a, 't> Context<'a, 't> {
             failure: None,
         };
         // The arrays: what the offloaded code in the loop is passed.
+        let mut pointers: HashMap<String, String> = HashMap::new();
         for_each_descendant(lp, |n| {
             if n.kind() == "call_expression" {
                 let name = call_name(n, self.src);
                 if let Some(Ok(positions)) = self.callee.get(&name) {
                     let args = arguments(n);
                     for &i in positions {
-                        if let Some(root) =
-                            args.get(i).and_then(|a| plain_root(&text(*a, self.src)))
-                        {
+                        let Some(arg) = args.get(i).map(|a| text(*a, self.src).trim().to_string())
+                        else {
+                            continue;
+                        };
+                        if let Some(root) = plain_root(&arg) {
+                            pointers.entry(root.clone()).or_insert(arg);
                             walk.arrays.insert(root);
                         }
                     }
@@ -298,6 +309,9 @@ impl<'a, 't> Context<'a, 't> {
             .filter(|u| line < u.lines.0 && u.lines.1 <= end_line)
         {
             if self.unit_in(u, func) {
+                for (root, expr) in u.roots.iter().zip(&u.exprs) {
+                    pointers.entry(root.clone()).or_insert_with(|| expr.clone());
+                }
                 walk.arrays.extend(u.roots.iter().cloned());
                 walk.calls.insert(u.name.clone());
             }
@@ -345,6 +359,11 @@ impl<'a, 't> Context<'a, 't> {
             function: func.name.clone(),
             line,
             end_line,
+            pointers: walk
+                .arrays
+                .iter()
+                .map(|a| pointers.get(a).cloned().unwrap_or_else(|| a.clone()))
+                .collect(),
             arrays: walk.arrays.into_iter().collect(),
             calls: walk.calls.into_iter().collect(),
             verdict,
@@ -737,17 +756,20 @@ fn marked_units(root: Node, src: &[u8], decls: &HashMap<String, Vec<bool>>) -> V
                 .get(line - 1)
                 .is_some_and(|l| l.contains(CALL_MARK) && l.contains(&format!("{name}(")));
             if let (true, Some(pointers)) = (marked, decls.get(&name)) {
-                let roots = arguments(n)
+                let exprs: Vec<String> = arguments(n)
                     .into_iter()
                     .zip(pointers)
                     .filter(|(_, p)| **p)
-                    .map(|(a, _)| text(a, src).into_owned())
-                    .filter(|a| !a.trim_start().starts_with('&'))
-                    .map(|a| plain_root(&a).unwrap_or(a))
+                    .map(|(a, _)| text(a, src).trim().to_string())
+                    .filter(|a| !a.starts_with('&') || plain_root(a).is_some())
                     .collect();
                 out.push(Unit {
                     lines: (line, end_line_of(n)),
-                    roots,
+                    roots: exprs
+                        .iter()
+                        .map(|a| plain_root(a).unwrap_or_else(|| a.clone()))
+                        .collect(),
+                    exprs,
                     name: name.trim_end_matches("_cuda").to_string(),
                 });
             }

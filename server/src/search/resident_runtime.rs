@@ -3,6 +3,8 @@
 //! around a loop whose arrays the host does not touch between calls) a wrapper copies an array in
 //! only the first time it sees its host pointer and leaves it on the device; `end()` copies back
 //! what the device wrote and frees everything. Outside a session nothing changes: per-call copies.
+//! Only the arrays the session names (`cuda_offload_resident_keep(u.data())`, from the analysis)
+//! stay: an array some other code passes to a wrapper inside the session is copied per call.
 //!
 //! One registry must serve every wrapper of a program, yet each `<name>_cuda.cu` is generated on
 //! its own and the build may hold one or several of them. So every wrapper defines the same
@@ -21,6 +23,8 @@ pub const REGISTRY_MARKER: &str =
 /// The functions the edited source calls around a loop.
 pub const BEGIN: &str = "cuda_offload_resident_begin";
 pub const END: &str = "cuda_offload_resident_end";
+/// Names one host array the session keeps on the device (the session line calls it per array).
+pub const KEEP: &str = "cuda_offload_resident_keep";
 
 pub use crate::analysis::residency::kept_resident;
 
@@ -41,6 +45,10 @@ struct Entry {{
 struct Session {{
     int depth = 0;
     std::vector<Entry> entries;
+    // The host arrays the session's analysis let stay on the device (cuda_offload_resident_keep):
+    // any other array a wrapper sees inside the session (code the analysis did not see) is copied
+    // per call as outside one.
+    std::vector<const void*> kept;
 }};
 __attribute__((weak)) Session& session() {{
     static Session s;
@@ -64,26 +72,35 @@ __attribute__((weak)) void flush() {{
 static inline bool overlaps(const char* a, size_t an, const char* b, size_t bn) {{
     return a < b + bn && b < a + an;
 }}
-// Whether a call may use the registry: a session is open and each array is either new or exactly
-// one already registered. An array that partly overlaps another (a sub-range, a longer extent)
-// would have two device copies: the registry is flushed and the call copies as outside a session.
+static inline bool kept(const Session& s, const void* h) {{
+    for (const void* k : s.kept)
+        if (k == h) return true;
+    return false;
+}}
+// Whether a call may use the registry: a session is open, every array is one the session keeps,
+// and each is either new or exactly one already registered. Otherwise the call copies as outside
+// a session; first the registry is flushed where the call shares memory with it (an array that
+// partly overlaps a registered one, a sub-range or a longer extent, or kept arrays passed beside
+// others), so that the host holds the current data.
 __attribute__((weak)) bool usable(const void* const* hosts, const size_t* bytes, int k) {{
     Session& s = session();
     if (s.depth == 0) return false;
+    int mine = 0;
+    bool clash = false;
     for (int i = 0; i < k; ++i) {{
         const char* h = (const char*)hosts[i];
-        bool clash = false;
+        mine += kept(s, h) ? 1 : 0;
         for (const Entry& e : s.entries)
             clash = clash || (overlaps(h, bytes[i], e.host, e.bytes) && !(h == e.host && bytes[i] == e.bytes));
         for (int j = 0; j < i; ++j)
             clash = clash || (overlaps(h, bytes[i], (const char*)hosts[j], bytes[j]) &&
                               !(h == (const char*)hosts[j] && bytes[i] == bytes[j]));
-        if (clash) {{
-            flush();
-            return false;
-        }}
     }}
-    return true;
+    if (clash || (mine > 0 && mine < k)) {{
+        flush();
+        return false;
+    }}
+    return mine == k;
 }}
 // The device copy of a host array, made and filled the first time the session sees it.
 __attribute__((weak)) void* acquire(const void* host, size_t bytes) {{
@@ -102,9 +119,13 @@ __attribute__((weak)) void wrote(const void* host) {{
 }}
 }}  // namespace {ns}
 __attribute__((weak)) void {BEGIN}() {{ ++{ns}::session().depth; }}
+__attribute__((weak)) void {KEEP}(const void* host) {{ {ns}::session().kept.push_back(host); }}
 __attribute__((weak)) void {END}() {{
     {ns}::Session& s = {ns}::session();
-    if (s.depth > 0 && --s.depth == 0) {ns}::flush();
+    if (s.depth > 0 && --s.depth == 0) {{
+        {ns}::flush();
+        s.kept.clear();
+    }}
 }}
 "#
     )

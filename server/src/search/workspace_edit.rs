@@ -315,11 +315,17 @@ pub fn session_edits(source: &str, edits: &[LineEdit]) -> (Vec<LineEdit>, Vec<Re
             .map(|l| l.chars().take_while(|c| c.is_whitespace()).collect())
             .unwrap_or_default();
         let arrays = r.arrays.join(", ");
+        // The session names the arrays the analysis checked: only those stay on the device.
+        let keep: String = r
+            .pointers
+            .iter()
+            .map(|p| format!(" {}({p});", resident_runtime::KEEP))
+            .collect();
         out.push(LineEdit {
             start_line: first,
             end_line: first - 1,
             new_text: format!(
-                "{indent}{}();  {SESSION_MARK}: {arrays} stay on the device across this loop\n",
+                "{indent}{}();{keep}  {SESSION_MARK}: {arrays} stay on the device across this loop\n",
                 resident_runtime::BEGIN
             ),
         });
@@ -339,8 +345,9 @@ pub fn session_edits(source: &str, edits: &[LineEdit]) -> (Vec<LineEdit>, Vec<Re
             start_line: at,
             end_line: at - 1,
             new_text: format!(
-                "void {}();  // defined in every *_cuda.cu (cuda-offload)\nvoid {}();  // defined in every *_cuda.cu (cuda-offload)\n",
+                "void {}();  // defined in every *_cuda.cu (cuda-offload)\nvoid {}(const void* host);  // defined in every *_cuda.cu (cuda-offload)\nvoid {}();  // defined in every *_cuda.cu (cuda-offload)\n",
                 resident_runtime::BEGIN,
+                resident_runtime::KEEP,
                 resident_runtime::END
             ),
         });
@@ -545,7 +552,7 @@ mod tests {
         assert!(plan.len() == 1 && plan[0].is_resident(), "{plan:#?}");
         let out = apply_line_edits(&src, &edits);
         assert!(
-            out.contains("    float change = 1.0f;\n    cuda_offload_resident_begin();  // cuda-offload session: u, v stay on the device across this loop\n    while (change > 1e-3f"),
+            out.contains("    float change = 1.0f;\n    cuda_offload_resident_begin(); cuda_offload_resident_keep(u.data()); cuda_offload_resident_keep(v.data());  // cuda-offload session: u, v stay on the device across this loop\n    while (change > 1e-3f"),
             "{out}"
         );
         assert!(out.contains("        ++iter;\n    }\n    cuda_offload_resident_end();  // cuda-offload session: u, v copied back to the host\n    std::printf"), "{out}");
@@ -583,7 +590,7 @@ mod tests {
         );
         let both = apply_line_edits(&after_first, &second);
         assert_eq!(
-            both.matches("cuda_offload_resident_begin();  // cuda-offload session")
+            both.matches("cuda_offload_resident_begin(); cuda_offload_resident_keep(")
                 .count(),
             1
         );

@@ -41,6 +41,11 @@ fn both_loops_offloaded_keep_u_and_v_resident_across_the_convergence_loop() {
     assert_eq!(r.verdict, Verdict::Resident);
     assert_eq!((r.function.as_str(), r.line, r.end_line), ("main", 29, 34));
     assert_eq!(r.arrays, ["u", "v"]);
+    assert_eq!(
+        r.pointers,
+        ["u.data()", "v.data()"],
+        "what the session keeps"
+    );
     assert_eq!(r.calls, ["jacobi_step", "max_change"]);
     assert_eq!(
         r.describe(),
@@ -133,6 +138,7 @@ fn swaps_of_containers_and_of_pointers_are_allowed() {
     let r = only(&src, &[7, 17]);
     assert_eq!(r.verdict, Verdict::Resident, "{src}");
     assert_eq!(r.arrays, ["a", "b"]);
+    assert_eq!(r.pointers, ["a", "b"]);
 }
 
 #[test]
@@ -192,6 +198,7 @@ fn offloaded_calls_already_in_the_text_count_as_offloaded() {
     assert_eq!(plan.len(), 1, "{src}\n{plan:#?}");
     assert_eq!(plan[0].verdict, Verdict::Resident, "{src}");
     assert_eq!(plan[0].arrays, ["u", "v"]);
+    assert_eq!(plan[0].pointers, ["u.data()", "v.data()"]);
 }
 
 #[test]

@@ -295,3 +295,155 @@ fn two_wrappers_and_the_registry_link_into_one_program() {
         "5 steps, sum 5000, a[7] 5\n"
     );
 }
+
+/// A stand-in for the CUDA runtime whose "device" is host memory and which counts the copies, so
+/// that the wrappers and the registry run here: the data movement they do, and the outputs.
+const HOST_RUNTIME: &str = r#"#pragma once
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+typedef int cudaError_t;
+enum { cudaSuccess = 0 };
+enum cudaMemcpyKind { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2 };
+struct HostRuntimeCounts {
+    long h2d = 0, d2h = 0, mallocs = 0, frees = 0;
+    ~HostRuntimeCounts() { std::fprintf(stderr, "h2d=%ld d2h=%ld malloc=%ld free=%ld\n", h2d, d2h, mallocs, frees); }
+};
+inline HostRuntimeCounts& host_runtime_counts() { static HostRuntimeCounts c; return c; }
+inline cudaError_t cudaMalloc(void** p, size_t n) { *p = std::malloc(n); ++host_runtime_counts().mallocs; return 0; }
+inline cudaError_t cudaFree(void* p) { std::free(p); ++host_runtime_counts().frees; return 0; }
+inline cudaError_t cudaMemcpy(void* d, const void* s, size_t n, cudaMemcpyKind k) {
+    std::memcpy(d, s, n);
+    ++(k == cudaMemcpyHostToDevice ? host_runtime_counts().h2d : host_runtime_counts().d2h);
+    return 0;
+}
+inline cudaError_t cudaGetLastError() { return 0; }
+inline cudaError_t cudaDeviceSynchronize() { return 0; }
+inline const char* cudaGetErrorString(cudaError_t) { return "host runtime"; }
+"#;
+
+/// The serial reference of a region as its `<name>_gpu` (host code, for the host runtime).
+fn host_candidate(region: &analysis::OffloadRegion) -> String {
+    let mut code = region.includes.join("\n");
+    code.push('\n');
+    code.push_str(&region.source.replacen(
+        &format!(" {}(", region.name),
+        &format!(" {}_gpu(", region.name),
+        1,
+    ));
+    code
+}
+
+/// Builds `dir/file` (offloaded) with its kernel files against the host runtime; runs it:
+/// stdout and the copy counts.
+fn run_on_host_runtime(dir: &Path, file: &str, session: bool) -> Option<(String, String)> {
+    std::fs::write(dir.join("cuda_runtime.h"), HOST_RUNTIME).unwrap();
+    let mut source = std::fs::read_to_string(dir.join(file)).unwrap();
+    if !session {
+        source = source
+            .lines()
+            .filter(|l| !l.contains(SESSION_MARK))
+            .map(|l| format!("{l}\n"))
+            .collect();
+    }
+    let main = dir.join(format!("main-{session}.cpp"));
+    std::fs::write(&main, source).unwrap();
+    let exe = dir.join(format!("prog-{session}"));
+    let mut cmd = Command::new("g++");
+    cmd.args(["-O2", "-std=c++17", "-I"])
+        .arg(dir)
+        .arg("-o")
+        .arg(&exe);
+    cmd.arg(&main).arg("-x").arg("c++");
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().is_some_and(|e| e == "cu") {
+            cmd.arg(p);
+        }
+    }
+    let out = match cmd.output() {
+        Ok(o) => o,
+        Err(e) => {
+            skip(Needs::Toolchain, &format!("no g++ ({e})"));
+            return None;
+        }
+    };
+    assert!(
+        out.status.success(),
+        "g++: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let run = Command::new(&exe).output().unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    Some((
+        String::from_utf8_lossy(&run.stdout).into_owned(),
+        String::from_utf8_lossy(&run.stderr).trim().to_string(),
+    ))
+}
+
+#[test]
+fn in_a_session_the_kept_array_is_copied_in_once_and_back_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("prog.cpp");
+    std::fs::write(&path, PROGRAM).unwrap();
+    let loops: Vec<(usize, String)> = [6usize, 13]
+        .iter()
+        .map(|l| {
+            let region = analysis::outline_in_file(&path, *l).unwrap().2;
+            (*l, host_candidate(&region))
+        })
+        .collect();
+    offload_together(dir.path(), "prog.cpp", &loops, true);
+    let Some((resident, resident_copies)) = run_on_host_runtime(dir.path(), "prog.cpp", true)
+    else {
+        return;
+    };
+    let (per_call, per_call_copies) = run_on_host_runtime(dir.path(), "prog.cpp", false).unwrap();
+    assert_eq!(resident, "5 steps, sum 5000, a[7] 5\n");
+    assert_eq!(per_call, resident);
+    // Five steps. Per call: bump copies `a` in and out, total copies `a` and the sum in and the
+    // sum out. In the session: `a` in once and back once; the sum (a written scalar that the loop
+    // tests) still in and out on every call.
+    assert_eq!(per_call_copies, "h2d=15 d2h=10 malloc=15 free=15");
+    assert_eq!(resident_copies, "h2d=6 d2h=6 malloc=6 free=6");
+}
+
+#[test]
+fn stencil2d_with_its_arrays_resident_prints_what_the_serial_program_prints() {
+    let dir = copy_workspace("stencil2d");
+    let path = dir.path().join("jacobi.cpp");
+    let original = std::fs::read_to_string(&path).unwrap();
+    let loops: Vec<(usize, String)> = [9usize, 18]
+        .iter()
+        .map(|l| {
+            let region = analysis::outline_in_file(&path, *l).unwrap().2;
+            (*l, host_candidate(&region))
+        })
+        .collect();
+    offload_together(dir.path(), "jacobi.cpp", &loops, true);
+    let Some((resident, copies)) = run_on_host_runtime(dir.path(), "jacobi.cpp", true) else {
+        return;
+    };
+    // The serial program, built the same way.
+    let serial_dir = tempfile::tempdir().unwrap();
+    std::fs::write(serial_dir.path().join("jacobi.cpp"), &original).unwrap();
+    let (serial, _) = run_on_host_runtime(serial_dir.path(), "jacobi.cpp", false).unwrap();
+    assert_eq!(resident, serial);
+    let iterations: usize = serial.split_whitespace().next().unwrap().parse().unwrap();
+    // u and v in once each and back once each (both were written: they swap every iteration);
+    // max_change's `worst` in and out every iteration.
+    assert_eq!(
+        copies,
+        format!(
+            "h2d={} d2h={} malloc={} free={}",
+            2 + iterations,
+            2 + iterations,
+            2 + iterations,
+            2 + iterations
+        )
+    );
+}

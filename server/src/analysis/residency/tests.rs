@@ -226,3 +226,25 @@ fn nbody_keeps_its_ten_arrays_once_both_loops_are_offloaded() {
     let r = only(&src, &[10]);
     assert_eq!(r.verdict, Verdict::NeedsOffload(vec!["integrate".into()]));
 }
+
+#[test]
+fn a_loop_offloaded_where_it_stands_in_the_time_loop_keeps_its_array() {
+    let src = "#include <cstdio>\n#include <vector>\n\nint main() {\n    const int n = 100000;\n    std::vector<float> a(n, 0.0f);\n    for (int t = 0; t < 50; ++t) {\n        for (int i = 0; i < n; ++i) {\n            a[i] = a[i] * 0.5f + 1.0f;\n        }\n    }\n    std::printf(\"%g\\n\", a[0]);\n    return 0;\n}\n";
+    let r = only(src, &[8]);
+    assert_eq!(r.verdict, Verdict::Resident, "{r:#?}");
+    assert_eq!((r.line, r.arrays.as_slice()), (7, &["a".to_string()][..]));
+    assert_eq!(r.pointers, ["a.data()"]);
+    // A host write in the same time loop keeps the copies.
+    let src = src.replace(
+        "        }\n    }\n",
+        "        }\n        a[0] = 0.0f;\n    }\n",
+    );
+    assert!(not_resident_at(&src, 8).contains("`a[0] = 0.0f;` uses `a` on the host"));
+}
+
+fn not_resident_at(src: &str, line: usize) -> String {
+    match only(src, &[line]).verdict {
+        Verdict::NotResident(why) => why,
+        other => panic!("resident: {other:?}"),
+    }
+}

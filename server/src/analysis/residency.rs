@@ -275,6 +275,7 @@ impl<'a, 't> Context<'a, 't> {
         let (line, end_line) = (line_of(lp), end_line_of(lp));
         let mut walk = Walk {
             ctx: self,
+            func,
             tracked: BTreeSet::new(),
             arrays: BTreeSet::new(),
             calls: BTreeSet::new(),
@@ -317,22 +318,32 @@ impl<'a, 't> Context<'a, 't> {
             }
         }
         walk.tracked = walk.arrays.clone();
-        // Pointer aliases declared in the function: `float* p = u.data();` outside the loop.
+        // Aliases made in the function outside the loop: `float* p = u.data();`, `g.p = u.data();`,
+        // a lambda that captures `u`: whatever takes a value that mentions an array may reach it.
         for _ in 0..3 {
             for_each_descendant(func.body, |n| {
-                if n.kind() == "init_declarator" && !inside(n, lp) {
-                    let init = n.child_by_field_name("value");
-                    if init.is_some_and(|v| {
-                        walk.tracked
-                            .iter()
-                            .any(|t| !mentions(v, t, self.src).is_empty())
-                    }) {
-                        if let Some(name) = n
-                            .child_by_field_name("declarator")
-                            .and_then(|d| declared_name(d, self.src))
-                        {
-                            walk.tracked.insert(name);
-                        }
+                let (target, value) = match n.kind() {
+                    "init_declarator" => (
+                        n.child_by_field_name("declarator")
+                            .and_then(|d| declared_name(d, self.src)),
+                        n.child_by_field_name("value"),
+                    ),
+                    "assignment_expression" => (
+                        n.child_by_field_name("left")
+                            .and_then(|l| find_kind(l, "identifier").or(Some(l)))
+                            .filter(|l| l.kind() == "identifier")
+                            .map(|l| text(l, self.src).into_owned()),
+                        n.child_by_field_name("right"),
+                    ),
+                    _ => (None, None),
+                };
+                if let (Some(target), Some(value), false) = (target, value, inside(n, lp)) {
+                    if walk
+                        .tracked
+                        .iter()
+                        .any(|t| !mentions(value, t, self.src).is_empty())
+                    {
+                        walk.tracked.insert(target);
                     }
                 }
                 true
@@ -374,6 +385,8 @@ impl<'a, 't> Context<'a, 't> {
 /// The statements of one enclosing loop, checked in order.
 struct Walk<'c, 'a, 't> {
     ctx: &'c Context<'a, 't>,
+    /// The function the loop is in (for the declared types of the names).
+    func: &'c Function<'t>,
     /// The arrays and every pointer that may point into them.
     tracked: BTreeSet<String>,
     arrays: BTreeSet<String>,
@@ -591,7 +604,11 @@ impl Walk<'_, '_, '_> {
                     plain(e.child_by_field_name("left"))?,
                     plain(e.child_by_field_name("right"))?,
                 );
-                (self.tracked.contains(&l) && self.tracked.contains(&r)).then_some(None)
+                // Raw pointers only: `u = v` on containers copies the data on the host.
+                let pointers = [&l, &r]
+                    .iter()
+                    .all(|x| declared_shape(self.func, x, src) == Shape::Pointer);
+                (self.tracked.contains(&l) && self.tracked.contains(&r) && pointers).then_some(None)
             }
             "declaration" => {
                 let mut cursor = n.walk();
@@ -625,6 +642,9 @@ impl Walk<'_, '_, '_> {
         }
         let tracked_ident =
             |x: Node| x.kind() == "identifier" && self.tracked.contains(text(x, src).as_ref());
+        // Swapping two vectors or two raw pointers exchanges buffers; swapping fixed arrays
+        // (`float a[N]`, `std::array`) exchanges their elements on the host.
+        let shape = |x: Node| declared_shape(self.func, &text(x, src), src);
         let args = arguments(c);
         let Some(f) = c.child_by_field_name("function") else {
             return false;
@@ -641,12 +661,16 @@ impl Walk<'_, '_, '_> {
                     && tracked_ident(obj)
                     && args.len() == 1
                     && tracked_ident(args[0])
+                    && shape(obj) == Shape::Vector
+                    && shape(args[0]) == Shape::Vector
             }
             "identifier" | "qualified_identifier" => {
                 let name = text(f, src);
                 (name == "swap" || name == "std::swap")
                     && args.len() == 2
                     && args.iter().all(|a| tracked_ident(*a))
+                    && (args.iter().all(|a| shape(*a) == Shape::Vector)
+                        || args.iter().all(|a| shape(*a) == Shape::Pointer))
             }
             _ => false,
         }
@@ -929,6 +953,56 @@ fn declared_before(f: &Function, name: &str, lp: Node, src: &[u8]) -> Result<(),
             "`{name}` is not a local or parameter of {}: only those are kept on the device",
             f.name
         )),
+    }
+}
+
+/// How a name is declared in a function, as far as swaps and pointer copies care.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// `float* p`: copying or swapping it moves no data.
+    Pointer,
+    /// A `std::vector` (or a reference to one): `swap` exchanges buffers.
+    Vector,
+    /// Anything else, or declared more than one way.
+    Other,
+}
+
+fn declared_shape(f: &Function, name: &str, src: &[u8]) -> Shape {
+    let mut shapes = Vec::new();
+    for_each_descendant(f.node, |x| {
+        if matches!(x.kind(), "declaration" | "parameter_declaration") {
+            let ty = x
+                .child_by_field_name("type")
+                .map(|t| text(t, src).into_owned())
+                .unwrap_or_default();
+            let mut cursor = x.walk();
+            for d in x.children_by_field_name("declarator", &mut cursor) {
+                if declared_name(d, src).as_deref() != Some(name) {
+                    continue;
+                }
+                let mut d = d;
+                while d.kind() == "init_declarator" {
+                    match d.child_by_field_name("declarator") {
+                        Some(inner) => d = inner,
+                        None => break,
+                    }
+                }
+                shapes.push(match d.kind() {
+                    "pointer_declarator" => Shape::Pointer,
+                    "identifier" | "reference_declarator" | "function_declarator"
+                        if ty.contains("vector") =>
+                    {
+                        Shape::Vector
+                    }
+                    _ => Shape::Other,
+                });
+            }
+        }
+        true
+    });
+    match shapes.split_first() {
+        Some((first, rest)) if rest.iter().all(|s| s == first) => *first,
+        _ => Shape::Other,
     }
 }
 

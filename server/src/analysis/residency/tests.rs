@@ -248,3 +248,40 @@ fn not_resident_at(src: &str, line: usize) -> String {
         other => panic!("resident: {other:?}"),
     }
 }
+
+#[test]
+fn copying_or_swapping_data_on_the_host_keeps_the_copies() {
+    // `u = v` on vectors copies the elements on the host.
+    let src = with_body(
+        "        jacobi_step(n, m, u.data(), v.data());\n        change = max_change(n, m, u.data(), v.data());\n        u = v;\n",
+    );
+    assert!(not_resident(&src).contains("`u = v;` uses `u` on the host"));
+    // std::swap of fixed arrays exchanges their elements.
+    let src = stencil()
+        .replace(
+            "    std::vector<float> u(n * m, 0.0f), v(n * m, 0.0f);",
+            "    static float u[2048 * 2048], v[2048 * 2048];",
+        )
+        .replace("u.data()", "u")
+        .replace("v.data()", "v")
+        .replace("u.swap(v);", "std::swap(u, v);");
+    let why = not_resident(&src);
+    assert!(
+        why.contains("`std::swap(u, v);` passes `u` to std::swap, which is not offloaded"),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_struct_that_holds_an_array_counts_as_the_array() {
+    let src = stencil()
+        .replace(
+            "    int iter = 0;",
+            "    struct View { float* p; } view;\n    view.p = u.data();\n    int iter = 0;",
+        )
+        .replace(
+            "        ++iter;\n",
+            "        ++iter;\n        view.p[0] = 1.0f;\n",
+        );
+    assert!(not_resident(&src).contains("uses `view` on the host"));
+}

@@ -337,14 +337,14 @@ impl<'a, 't> Context<'a, 't> {
                     ),
                     _ => (None, None),
                 };
-                if let (Some(target), Some(value), false) = (target, value, inside(n, lp)) {
-                    if walk
+                if let (Some(target), Some(value)) = (target, value)
+                    && !inside(n, lp)
+                    && walk
                         .tracked
                         .iter()
                         .any(|t| !mentions(value, t, self.src).is_empty())
-                    {
-                        walk.tracked.insert(target);
-                    }
+                {
+                    walk.tracked.insert(target);
                 }
                 true
             });

@@ -31,6 +31,9 @@ use super::{Language, OffloadRegion, RegionParam};
 pub const CALL_MARK: &str = "// CUDA version in ";
 /// Marks the declaration of an offload's host wrapper (written by the offload's edit).
 pub const DECL_MARK: &str = "// defined in ";
+/// Follows the kernel file's name in the declaration of a wrapper that has the residency
+/// registry (the version of `search::resident_runtime`); older wrappers have none.
+pub const RESIDENCY_TAG: &str = ", with residency v1";
 
 /// Whether a wrapper keeps this parameter on the device in a session: an array the caller passed
 /// on. A written scalar (`&acc`, a one-element array made anew by every call) is copied each call:
@@ -123,6 +126,7 @@ pub fn plan(source: &str, pending: &[OffloadRegion]) -> Vec<Residency> {
                 .collect(),
             exprs,
             name: region.name.clone(),
+            predates_residency: false,
         });
     }
     let offloadable = offloadable_functions(src);
@@ -168,6 +172,8 @@ struct Unit {
     /// The argument each root was passed as (`u.data()`), in the same order.
     exprs: Vec<String>,
     name: String,
+    /// A marked call of a wrapper generated before residency (no registry in its kernel file).
+    predates_residency: bool,
 }
 
 struct Context<'a, 't> {
@@ -211,6 +217,9 @@ impl<'a, 't> Context<'a, 't> {
     /// Which parameters of `f` its offloaded code keeps resident: those it passes on untouched.
     fn callee_positions(&self, f: &Function, mine: &[&Unit]) -> Result<Vec<usize>, String> {
         let mut positions = BTreeSet::new();
+        if let Some(u) = mine.iter().find(|u| u.predates_residency) {
+            return Err(old_wrapper(&u.name));
+        }
         for u in mine {
             for root in &u.roots {
                 match f.params.iter().position(|p| p == root) {
@@ -310,6 +319,9 @@ impl<'a, 't> Context<'a, 't> {
             .filter(|u| line < u.lines.0 && u.lines.1 <= end_line)
         {
             if self.unit_in(u, func) {
+                if u.predates_residency {
+                    walk.fail(old_wrapper(&u.name));
+                }
                 for (root, expr) in u.roots.iter().zip(&u.exprs) {
                     pointers.entry(root.clone()).or_insert_with(|| expr.clone());
                 }
@@ -745,7 +757,7 @@ fn declared_name(d: Node, src: &[u8]) -> Option<String> {
 }
 
 /// `X_cuda` → its parameters, "is a pointer" each, from the declarations the offload's edit wrote.
-fn wrapper_declarations(source: &str) -> HashMap<String, Vec<bool>> {
+fn wrapper_declarations(source: &str) -> HashMap<String, (Vec<bool>, bool)> {
     let mut out = HashMap::new();
     for l in source.lines() {
         if !(l.contains(DECL_MARK) && l.trim_end().ends_with("(cuda-offload)")) {
@@ -763,13 +775,13 @@ fn wrapper_declarations(source: &str) -> HashMap<String, Vec<bool>> {
             .filter(|p| !p.trim().is_empty())
             .map(|p| p.contains('*') || p.contains('['))
             .collect();
-        out.insert(name.to_string(), params);
+        out.insert(name.to_string(), (params, l.contains(RESIDENCY_TAG)));
     }
     out
 }
 
 /// Offloaded units of the text: the marked call lines.
-fn marked_units(root: Node, src: &[u8], decls: &HashMap<String, Vec<bool>>) -> Vec<Unit> {
+fn marked_units(root: Node, src: &[u8], decls: &HashMap<String, (Vec<bool>, bool)>) -> Vec<Unit> {
     let lines: Vec<&str> = std::str::from_utf8(src).unwrap_or("").lines().collect();
     let mut out = Vec::new();
     for_each_descendant(root, |n| {
@@ -779,7 +791,7 @@ fn marked_units(root: Node, src: &[u8], decls: &HashMap<String, Vec<bool>>) -> V
             let marked = lines
                 .get(line - 1)
                 .is_some_and(|l| l.contains(CALL_MARK) && l.contains(&format!("{name}(")));
-            if let (true, Some(pointers)) = (marked, decls.get(&name)) {
+            if let (true, Some((pointers, tagged))) = (marked, decls.get(&name)) {
                 let exprs: Vec<String> = arguments(n)
                     .into_iter()
                     .zip(pointers)
@@ -795,6 +807,7 @@ fn marked_units(root: Node, src: &[u8], decls: &HashMap<String, Vec<bool>>) -> V
                         .collect(),
                     exprs,
                     name: name.trim_end_matches("_cuda").to_string(),
+                    predates_residency: !tagged,
                 });
             }
         }
@@ -1004,6 +1017,12 @@ fn declared_shape(f: &Function, name: &str, src: &[u8]) -> Shape {
         Some((first, rest)) if rest.iter().all(|s| s == first) => *first,
         _ => Shape::Other,
     }
+}
+
+fn old_wrapper(name: &str) -> String {
+    format!(
+        "{name}_cuda.cu was generated before residency (its wrapper has no registry): offload that loop again"
+    )
 }
 
 fn is_io(name: &str) -> bool {

@@ -241,7 +241,7 @@ pub fn source_edits(region: &OffloadRegion, source: &str) -> Vec<LineEdit> {
     );
     let after_includes = after_includes(&lines);
     let decl = format!(
-        "{};  // defined in {} (cuda-offload)\n",
+        "{};  // defined in {}{RESIDENCY_TAG} (cuda-offload)\n",
         region.signature_named(&entry),
         kernel_file_name(region)
     );
@@ -355,6 +355,10 @@ pub fn session_edits(source: &str, edits: &[LineEdit]) -> (Vec<LineEdit>, Vec<Re
     (out, plan)
 }
 
+/// In the declaration of a wrapper that carries the residency registry: a call of an older one
+/// (which would not link with a session, nor keep anything) is never put in a session.
+pub use crate::analysis::residency::RESIDENCY_TAG;
+
 /// Ends the comment of the session lines the edit inserts (`check-build` removes them).
 pub const SESSION_MARK: &str = "// cuda-offload session";
 
@@ -434,7 +438,7 @@ mod tests {
         let out = apply_line_edits(src, &source_edits(&saxpy(), src));
         assert_eq!(
             out,
-            "#include <cstdio>\n#include <vector>\nvoid saxpy_cuda(int n, float a, const float* x, float* y);  // defined in saxpy_cuda.cu (cuda-offload)\n\nvoid saxpy(int n, float a, const float* x, float* y) {\n    // scale\n    saxpy_cuda(n, a, x, y);  // CUDA version in saxpy_cuda.cu\n}\n"
+            "#include <cstdio>\n#include <vector>\nvoid saxpy_cuda(int n, float a, const float* x, float* y);  // defined in saxpy_cuda.cu, with residency v1 (cuda-offload)\n\nvoid saxpy(int n, float a, const float* x, float* y) {\n    // scale\n    saxpy_cuda(n, a, x, y);  // CUDA version in saxpy_cuda.cu\n}\n"
         );
     }
 

@@ -178,7 +178,7 @@ fn offloaded_calls_already_in_the_text_count_as_offloaded() {
     let src = stencil()
         .replace(
             "#include <vector>\n",
-            "#include <vector>\nvoid jacobi_step_cuda(int n, int m, const float* in, float* out);  // defined in jacobi_step_cuda.cu (cuda-offload)\nvoid max_change_loop17_cuda(int n, int m, const float* a, const float* b, float* worst);  // defined in max_change_loop17_cuda.cu (cuda-offload)\n",
+            "#include <vector>\nvoid jacobi_step_cuda(int n, int m, const float* in, float* out);  // defined in jacobi_step_cuda.cu, with residency v1 (cuda-offload)\nvoid max_change_loop17_cuda(int n, int m, const float* a, const float* b, float* worst);  // defined in max_change_loop17_cuda.cu, with residency v1 (cuda-offload)\n",
         );
     let a = src.find("    for (int i = 1; i < n - 1; ++i) {").unwrap();
     let b = src[a..].find("\n    }\n").unwrap() + a + 7;
@@ -194,11 +194,20 @@ fn offloaded_calls_already_in_the_text_count_as_offloaded() {
         &src[..a],
         &src[b..]
     );
-    let plan = plan(&src, &[]);
+    let plan = plan_of(&src);
     assert_eq!(plan.len(), 1, "{src}\n{plan:#?}");
     assert_eq!(plan[0].verdict, Verdict::Resident, "{src}");
     assert_eq!(plan[0].arrays, ["u", "v"]);
     assert_eq!(plan[0].pointers, ["u.data()", "v.data()"]);
+    // A kernel file written before residency has no registry: no session with it.
+    let older = src.replacen(", with residency v1 (cuda-offload)", " (cuda-offload)", 1);
+    match &plan_of(&older)[0].verdict {
+        Verdict::NotResident(why) => assert_eq!(
+            why,
+            "jacobi_step_cuda.cu was generated before residency (its wrapper has no registry): offload that loop again"
+        ),
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
@@ -284,4 +293,8 @@ fn a_struct_that_holds_an_array_counts_as_the_array() {
             "        ++iter;\n        view.p[0] = 1.0f;\n",
         );
     assert!(not_resident(&src).contains("uses `view` on the host"));
+}
+
+fn plan_of(src: &str) -> Vec<Residency> {
+    plan(src, &[])
 }

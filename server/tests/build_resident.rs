@@ -447,3 +447,75 @@ fn stencil2d_with_its_arrays_resident_prints_what_the_serial_program_prints() {
         )
     );
 }
+
+/// What a user runs: `offload --apply` for one loop (the result names what residency still needs),
+/// then for the other (the session goes in), then `check-build` on the project.
+#[test]
+fn offloading_both_loops_with_the_cli_opens_the_session_and_the_project_builds() {
+    if nvcc().is_none() {
+        return;
+    }
+    if project::check::find_cmake(&default_project_roots()).is_none() {
+        skip(Needs::Toolchain, "no cmake (scripts/setup pins it)");
+        return;
+    }
+    let dir = copy_workspace("stencil2d");
+    let file = dir.path().join("jacobi.cpp");
+    let offload = |line: usize| {
+        let out = Command::new(env!("CARGO_BIN_EXE_cuda-offload"))
+            .args(["offload", "--strategy", "port", "--apply", "--line"])
+            .arg(line.to_string())
+            .arg(&file)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(
+            out.status.success(),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        stdout
+    };
+    let first = offload(9);
+    assert!(
+        first.contains("residency: called in the loop at line 29 of main: keeping u, v on the device across it needs max_change offloaded too"),
+        "{first}"
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    let line = text
+        .lines()
+        .position(|l| l.contains("worst = std::fmax"))
+        .unwrap()
+        + 1;
+    let second = offload(line);
+    assert!(
+        second.contains("residency: arrays u, v kept on the device across the loop at line 25 of main (calls of jacobi_step, max_change): copied in once, out once"),
+        "{second}"
+    );
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.matches(SESSION_MARK).count(), 2, "{text}");
+
+    let out = Command::new(env!("CARGO_BIN_EXE_cuda-offload"))
+        .args(["check-build", "--runs", "1"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let while_line = text
+        .lines()
+        .position(|l| l.trim_start().starts_with("while (change"))
+        .unwrap()
+        + 1;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "residency: jacobi.cpp:{while_line}: u, v stay on the device across this loop"
+        )),
+        "{stderr}"
+    );
+}

@@ -28,8 +28,8 @@ pub const KEEP: &str = "cuda_offload_resident_keep";
 
 pub use crate::analysis::residency::kept_resident;
 
-/// The registry's C++ (host code of a `.cu` file; needs `<cstdio>`, `<cstdlib>`, `<vector>` and
-/// `<cuda_runtime.h>`, which the wrapper includes before it).
+/// The registry's C++ (host code of a `.cu` file; needs `<cstdio>`, `<cstdlib>`, `<utility>`,
+/// `<vector>` and `<cuda_runtime.h>`, which the wrapper includes before it).
 pub fn registry_source() -> String {
     let ns = NAMESPACE;
     format!(
@@ -49,6 +49,9 @@ struct Session {{
     // any other array a wrapper sees inside the session (code the analysis did not see) is copied
     // per call as outside one.
     std::vector<const void*> kept;
+    // Device buffers for what still travels per call (written scalars), reused call after call:
+    // calls run one after another, each done with its buffers when it returns.
+    std::vector<std::pair<void*, size_t>> scratch;
 }};
 __attribute__((weak)) Session& session() {{
     static Session s;
@@ -113,6 +116,17 @@ __attribute__((weak)) void* acquire(const void* host, size_t bytes) {{
     s.entries.push_back(Entry{{(const char*)host, bytes, d, false}});
     return d;
 }}
+__attribute__((weak)) void* scratch(int slot, size_t bytes) {{
+    Session& s = session();
+    if ((int)s.scratch.size() <= slot) s.scratch.resize(slot + 1, std::pair<void*, size_t>(nullptr, 0));
+    std::pair<void*, size_t>& b = s.scratch[slot];
+    if (b.second < bytes + 1) {{
+        if (b.first) cudaFree(b.first);
+        check(cudaMalloc(&b.first, bytes + 1), "cudaMalloc");
+        b.second = bytes + 1;
+    }}
+    return b.first;
+}}
 __attribute__((weak)) void wrote(const void* host) {{
     for (Entry& e : session().entries)
         if (e.host == (const char*)host) e.dirty = true;
@@ -125,6 +139,8 @@ __attribute__((weak)) void {END}() {{
     if (s.depth > 0 && --s.depth == 0) {{
         {ns}::flush();
         s.kept.clear();
+        for (auto& b : s.scratch) cudaFree(b.first);
+        s.scratch.clear();
     }}
 }}
 "#

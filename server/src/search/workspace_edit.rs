@@ -84,7 +84,7 @@ fn host_wrapper(region: &OffloadRegion) -> String {
     w.push_str(WRAPPER_MARKER);
     w.push('\n');
     w.push_str(
-        "#include <cstdio>\n#include <cstdlib>\n#include <vector>\n#include <cuda_runtime.h>\n\n",
+        "#include <cstdio>\n#include <cstdlib>\n#include <utility>\n#include <vector>\n#include <cuda_runtime.h>\n\n",
     );
     w.push_str(&resident_runtime::registry_source());
     w.push('\n');
@@ -195,8 +195,12 @@ fn resident_path(
             t = p.elem_type
         ));
     }
-    for p in &per_call {
-        w.push_str(&indent(&alloc_and_copy_in(entry, p)));
+    for (slot, p) in per_call.iter().enumerate() {
+        w.push_str(&format!(
+            "        {t}* d_{n} = ({t}*){ns}::scratch({slot}, {n}_count * sizeof({t}));\n        {entry}_check(cudaMemcpy(d_{n}, {n}, {n}_count * sizeof({t}), cudaMemcpyHostToDevice), \"copy {n} in\");\n",
+            n = p.name,
+            t = p.elem_type
+        ));
     }
     w.push_str(&indent(launch));
     for p in resident.iter().filter(|p| p.access != Access::Read) {
@@ -204,9 +208,6 @@ fn resident_path(
     }
     for p in per_call.iter().filter(|p| p.access != Access::Read) {
         w.push_str(&indent(&copy_out(entry, p)));
-    }
-    for p in &per_call {
-        w.push_str(&format!("        cudaFree(d_{});\n", p.name));
     }
     w.push_str("        return;\n    }\n");
     w
@@ -521,6 +522,16 @@ mod tests {
         assert!(
             session.contains("cudaMemcpy(d_worst, worst,")
                 && session.contains("cudaMemcpy(worst, d_worst,")
+        );
+        // ... in a device buffer the session reuses, not one allocated per call.
+        assert!(
+            session.contains(
+                "(float*)cuda_offload_resident_v1::scratch(0, worst_count * sizeof(float))"
+            )
+        );
+        assert!(
+            !session.contains("cudaMalloc") && !session.contains("cudaFree"),
+            "{session}"
         );
         // a and b are only read: nothing to copy back at the session's end.
         assert!(!session.contains("wrote("), "{session}");

@@ -138,7 +138,11 @@ fn stencil2d_with_both_loops_resident_builds_and_its_serial_version_is_the_origi
     // The build edits chain: CUDA enabled once, both kernel files added.
     let lists = std::fs::read_to_string(dir.path().join("CMakeLists.txt")).unwrap();
     assert_eq!(lists.matches("enable_language(CUDA)").count(), 1, "{lists}");
-    assert_eq!(lists.matches("target_sources(jacobi PRIVATE").count(), 2, "{lists}");
+    assert_eq!(
+        lists.matches("target_sources(jacobi PRIVATE").count(),
+        2,
+        "{lists}"
+    );
 
     // check-build's serial version of the edited copy is the program before the edit, exactly.
     let (serial, kernels) = project::revert::serial_version(dir.path());

@@ -1,7 +1,7 @@
 //! Turns an accepted candidate into files a user can build: the `.cu` file (candidate + a generated
 //! host wrapper that moves the data) and the edits that replace the loop by a call.
 
-use crate::analysis::residency::{self, Residency};
+use crate::analysis::residency::{self, Residency, Verdict};
 use crate::analysis::{Access, OffloadRegion, RegionParam};
 
 use super::offload::LineEdit;
@@ -293,7 +293,35 @@ pub fn session_edits(source: &str, edits: &[LineEdit]) -> (Vec<LineEdit>, Vec<Re
         ) {
             (r.line, r.end_line) = (first, last);
         }
+        let opened = |i: usize| {
+            lines.get(i).is_some_and(|l| {
+                l.contains(SESSION_MARK) && l.contains(&format!("{}();", resident_runtime::BEGIN))
+            })
+        };
+        let closed = |i: usize| {
+            lines.get(i).is_some_and(|l| {
+                l.contains(SESSION_MARK) && l.contains(&format!("{}();", resident_runtime::END))
+            })
+        };
+        let session_open = here.0 >= 2 && opened(here.0 - 2);
         if !r.is_resident() {
+            // A session an earlier edit opened that no longer holds (a host use added since):
+            // the same edit takes it out, so the program copies per call again.
+            if session_open && closed(here.1) {
+                for patched in [here.0 - 1, here.1 + 1] {
+                    if let Some(line) = original_line(edits, patched) {
+                        out.push(LineEdit {
+                            start_line: line,
+                            end_line: line,
+                            new_text: String::new(),
+                        });
+                    }
+                }
+                if let Verdict::NotResident(why) = &r.verdict {
+                    r.verdict =
+                        Verdict::NotResident(format!("{why} (the session around it is taken out)"));
+                }
+            }
             continue;
         }
         let r = Residency {
@@ -301,8 +329,7 @@ pub fn session_edits(source: &str, edits: &[LineEdit]) -> (Vec<LineEdit>, Vec<Re
             end_line: here.1,
             ..r.clone()
         };
-        let before = r.line.checked_sub(2).and_then(|i| lines.get(i));
-        if before.is_some_and(|l| l.contains(&format!("{}();", resident_runtime::BEGIN))) {
+        if session_open {
             continue; // an earlier offload's edit opened the session already
         }
         let (Some(first), Some(last)) = (
@@ -611,6 +638,29 @@ mod tests {
         );
         let (again, _) = session_edits(&both, &[]);
         assert!(again.is_empty(), "{again:?}");
+    }
+
+    #[test]
+    fn a_session_that_no_longer_holds_is_taken_out_by_the_next_edit() {
+        let (src, jacobi, max_change) = stencil();
+        let (edits, _) = offload_source_edits(&[&jacobi, &max_change], &src);
+        let both = apply_line_edits(&src, &edits);
+        // The user adds a host read inside the loop afterwards; any later edit takes the session out.
+        let broken = both.replace(
+            "        ++iter;\n",
+            "        ++iter;\n        std::printf(\"%g\\n\", u[0]);\n",
+        );
+        let (fix, plan) = session_edits(&broken, &[]);
+        assert!(
+            matches!(&plan[0].verdict, Verdict::NotResident(why) if why.ends_with("(the session around it is taken out)")),
+            "{plan:#?}"
+        );
+        let fixed = apply_line_edits(&broken, &fix);
+        assert!(!fixed.contains(SESSION_MARK), "{fixed}");
+        assert!(
+            fixed.contains("    float change = 1.0f;\n    while (change"),
+            "{fixed}"
+        );
     }
 
     #[test]

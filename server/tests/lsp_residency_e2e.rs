@@ -147,5 +147,34 @@ fn offloading_the_last_loop_opens_the_session_in_the_same_edit() {
             .contains("arrays u, v kept on the device across the loop at line"),
         "{said}"
     );
+
+    // The user then reads an array on the host inside the loop: the session no longer holds,
+    // and the loop gets a warning.
+    let broken = after.replace(
+        "        ++iter;\n",
+        "        ++iter;\n        std::printf(\"%g\\n\", u[1]);\n",
+    );
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": broken}]}),
+    );
+    let diags = c.diagnostics(&uri, Some(2), T);
+    let warning = diags
+        .iter()
+        .find(|d| d["code"] == "residency-broken")
+        .unwrap_or_else(|| panic!("{diags:#?}"));
+    let while_line = broken
+        .lines()
+        .position(|l| l.trim_start().starts_with("while (change"))
+        .unwrap();
+    assert_eq!(warning["range"]["start"]["line"], while_line, "{warning}");
+    assert_eq!(warning["severity"], 2, "{warning}");
+    assert!(
+        warning["message"]
+            .as_str()
+            .unwrap()
+            .contains("does I/O (std::printf) with `u` on the host"),
+        "{warning}"
+    );
     assert!(c.shutdown().success());
 }

@@ -29,6 +29,15 @@ use super::{Language, OffloadRegion, RegionParam};
 
 /// Marks the call that replaced an offloaded loop (written by the offload's edit).
 pub const CALL_MARK: &str = "// CUDA version in ";
+/// The functions the edited source calls around a loop whose arrays stay on the device (defined
+/// by the registry every kernel file carries).
+pub const BEGIN: &str = "cuda_offload_resident_begin";
+pub const END: &str = "cuda_offload_resident_end";
+/// Names one host array the session keeps on the device (the session line calls it per array).
+pub const KEEP: &str = "cuda_offload_resident_keep";
+/// Ends the comment of the session lines the edit inserts (`check-build` removes them).
+pub const SESSION_MARK: &str = "// cuda-offload session";
+
 /// Marks the declaration of an offload's host wrapper (written by the offload's edit).
 pub const DECL_MARK: &str = "// defined in ";
 /// Follows the kernel file's name in the declaration of a wrapper that has the residency
@@ -154,6 +163,27 @@ pub fn plan(source: &str, pending: &[OffloadRegion]) -> Vec<Residency> {
     out.sort_by_key(|r| r.line);
     out.dedup_by_key(|r| r.line);
     out
+}
+
+/// The loops an edit opened a session around (`cuda_offload_resident_begin();` just before,
+/// marked) whose arrays can no longer stay on the device, each with why: the user changed the loop
+/// since. Their results would go wrong (the host would read stale data), so the editor warns.
+pub fn broken_sessions(source: &str) -> Vec<Residency> {
+    if !source.contains(SESSION_MARK) {
+        return Vec::new();
+    }
+    let lines: Vec<&str> = source.lines().collect();
+    let begin = format!("{BEGIN}();");
+    plan(source, &[])
+        .into_iter()
+        .filter(|r| !r.is_resident())
+        .filter(|r| {
+            r.line >= 2
+                && lines
+                    .get(r.line - 2)
+                    .is_some_and(|l| l.contains(SESSION_MARK) && l.contains(&begin))
+        })
+        .collect()
 }
 
 /// One function definition.

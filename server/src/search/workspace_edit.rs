@@ -387,8 +387,7 @@ pub fn session_edits(source: &str, edits: &[LineEdit]) -> (Vec<LineEdit>, Vec<Re
 /// (which would not link with a session, nor keep anything) is never put in a session.
 pub use crate::analysis::residency::RESIDENCY_TAG;
 
-/// Ends the comment of the session lines the edit inserts (`check-build` removes them).
-pub const SESSION_MARK: &str = "// cuda-offload session";
+pub use crate::analysis::residency::SESSION_MARK;
 
 /// The line of `source` that is line `patched` of the text `edits` make from it; `None` for a
 /// line the edits wrote.

@@ -174,26 +174,7 @@ fn an_array_made_inside_the_loop_is_not_kept() {
 
 #[test]
 fn offloaded_calls_already_in_the_text_count_as_offloaded() {
-    // The program after both offloads' edits: the loops replaced by marked calls.
-    let src = stencil()
-        .replace(
-            "#include <vector>\n",
-            "#include <vector>\nvoid jacobi_step_cuda(int n, int m, const float* in, float* out);  // defined in jacobi_step_cuda.cu, with residency v1 (cuda-offload)\nvoid max_change_loop17_cuda(int n, int m, const float* a, const float* b, float* worst);  // defined in max_change_loop17_cuda.cu, with residency v1 (cuda-offload)\n",
-        );
-    let a = src.find("    for (int i = 1; i < n - 1; ++i) {").unwrap();
-    let b = src[a..].find("\n    }\n").unwrap() + a + 7;
-    let src = format!(
-        "{}    jacobi_step_cuda(n, m, in, out);  // CUDA version in jacobi_step_cuda.cu\n{}",
-        &src[..a],
-        &src[b..]
-    );
-    let a = src.find("    for (int k = 0;").unwrap();
-    let b = src[a..].find("\n    }\n").unwrap() + a + 7;
-    let src = format!(
-        "{}    max_change_loop17_cuda(n, m, a, b, &worst);  // CUDA version in max_change_loop17_cuda.cu\n{}",
-        &src[..a],
-        &src[b..]
-    );
+    let src = offloaded_stencil();
     let plan = plan_of(&src);
     assert_eq!(plan.len(), 1, "{src}\n{plan:#?}");
     assert_eq!(plan[0].verdict, Verdict::Resident, "{src}");
@@ -297,4 +278,46 @@ fn a_struct_that_holds_an_array_counts_as_the_array() {
 
 fn plan_of(src: &str) -> Vec<Residency> {
     plan(src, &[])
+}
+
+/// stencil2d after both offloads' edits: the loops replaced by marked calls.
+fn offloaded_stencil() -> String {
+    // The program after both offloads' edits: the loops replaced by marked calls.
+    let src = stencil()
+        .replace(
+            "#include <vector>\n",
+            "#include <vector>\nvoid jacobi_step_cuda(int n, int m, const float* in, float* out);  // defined in jacobi_step_cuda.cu, with residency v1 (cuda-offload)\nvoid max_change_loop17_cuda(int n, int m, const float* a, const float* b, float* worst);  // defined in max_change_loop17_cuda.cu, with residency v1 (cuda-offload)\n",
+        );
+    let a = src.find("    for (int i = 1; i < n - 1; ++i) {").unwrap();
+    let b = src[a..].find("\n    }\n").unwrap() + a + 7;
+    let src = format!(
+        "{}    jacobi_step_cuda(n, m, in, out);  // CUDA version in jacobi_step_cuda.cu\n{}",
+        &src[..a],
+        &src[b..]
+    );
+    let a = src.find("    for (int k = 0;").unwrap();
+    let b = src[a..].find("\n    }\n").unwrap() + a + 7;
+    let src = format!(
+        "{}    max_change_loop17_cuda(n, m, a, b, &worst);  // CUDA version in max_change_loop17_cuda.cu\n{}",
+        &src[..a],
+        &src[b..]
+    );
+    src
+}
+
+#[test]
+fn a_session_broken_by_a_later_host_use_is_found() {
+    let open = "    cuda_offload_resident_begin(); cuda_offload_resident_keep(u.data()); cuda_offload_resident_keep(v.data());  // cuda-offload session: u, v stay on the device across this loop\n";
+    let src = offloaded_stencil().replace("    while (change", &format!("{open}    while (change"));
+    assert!(broken_sessions(&src).is_empty(), "the session holds");
+    let src = src.replace(
+        "        ++iter;\n",
+        "        ++iter;\n        std::printf(\"%g\\n\", v[1]);\n",
+    );
+    let broken = broken_sessions(&src);
+    assert_eq!(broken.len(), 1, "{broken:#?}");
+    assert!(
+        matches!(&broken[0].verdict, Verdict::NotResident(why) if why.contains("does I/O (std::printf) with `v`")),
+        "{broken:#?}"
+    );
 }

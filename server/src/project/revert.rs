@@ -130,12 +130,20 @@ pub fn sessions(root: &Path) -> Vec<String> {
         else {
             continue;
         };
+        let rel = path.strip_prefix(root).unwrap_or(path);
+        for r in crate::analysis::residency::broken_sessions(&text) {
+            out.push(format!(
+                "{}:{}: the session no longer holds ({})",
+                rel.display(),
+                r.line,
+                r.describe()
+            ));
+        }
         for (i, line) in text.lines().enumerate() {
             if let (true, Some((_, what))) = (
                 line.contains(&begin),
                 line.split_once(&format!("{SESSION_MARK}: ")),
             ) {
-                let rel = path.strip_prefix(root).unwrap_or(path);
                 out.push(format!("{}:{}: {what}", rel.display(), i + 2));
             }
         }

@@ -14,15 +14,12 @@ use serde::Deserialize;
 const TARGET_RECALL: f64 = 0.85;
 const TARGET_KIND_AGREEMENT: f64 = 0.95;
 const TARGET_OFFER_RATE: f64 = 0.80;
-/// Floors just below the figures last measured (recall 0.805, kind 0.977, offer 0.590; recall rose
-/// from 0.790 and kind from 0.904 when own-block reads stopped counting as stencils, pure macros
-/// were read as their expansion, header counters were derived from the tested one, temporaries
-/// killed by an enclosing loop became private, min/max macros became reductions and mirrored
-/// halos independent): the test fails on any regression; the recall and offer targets above are
-/// not reached yet (issue #17 stays open).
+/// Floors just below the figures last measured (2026-12-04, after the outliner and recall rounds
+/// were merged: recall 0.81, kind 0.98, offer 0.62; docs/reports/analysis): the test fails on any
+/// regression; the recall and offer targets above are not reached yet (issue #17 stays open).
 const MIN_RECALL: f64 = 0.80;
 const MIN_KIND_AGREEMENT: f64 = 0.97;
-const MIN_OFFER_RATE: f64 = 0.58;
+const MIN_OFFER_RATE: f64 = 0.61;
 const MIN_LOOPS: usize = 300;
 const MIN_PROJECTS: usize = 6;
 

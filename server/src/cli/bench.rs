@@ -210,11 +210,18 @@ fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
         .enable_all()
         .build()?;
     // Said before the first task; each search checks again and fails at once, without model calls,
-    // so the records stay honest about every task that could not run.
-    if let Err(e) = runtime.block_on(crate::llm::probe::preflight(&settings.backend_config())) {
+    // so the records stay honest about every task that could not run. The port asks no model.
+    let calls_model = args.strategy.iter().any(|s| *s != Strategy::Port);
+    if calls_model
+        && let Err(e) = runtime.block_on(crate::llm::probe::preflight(&settings.backend_config()))
+    {
         eprintln!("warning: {e}; every search will fail until it answers");
     }
-    let model_id = runtime.block_on(server_model_id(&settings));
+    let model_id = if calls_model {
+        runtime.block_on(server_model_id(&settings))
+    } else {
+        None
+    };
     let cfg = RunConfig {
         suite: args.suite.clone(),
         strategies: dedup(&args.strategy),
@@ -237,16 +244,23 @@ fn run_suite(args: RunArgs) -> anyhow::Result<ExitCode> {
             ..settings.search_settings()
         },
     });
+    let model = if calls_model {
+        format!(
+            "budget {} model calls, seed {}, {} {} ({})",
+            cfg.budget,
+            cfg.seed,
+            settings.backend.as_str(),
+            settings.model,
+            settings.effective_url()
+        )
+    } else {
+        "no model (the generated port alone)".to_string()
+    };
     eprintln!(
-        "bench {}: {} tasks × {} strategies, budget {} model calls, seed {}, {} {} ({}), GPU: {}, records in {}",
+        "bench {}: {} tasks × {} strategies, {model}, GPU: {}, records in {}",
         cfg.suite,
         tasks.len(),
         cfg.strategies.len(),
-        cfg.budget,
-        cfg.seed,
-        settings.backend.as_str(),
-        settings.model,
-        settings.effective_url(),
         env.gpu
             .as_deref()
             .unwrap_or("none (kernels are compiled, not run)"),

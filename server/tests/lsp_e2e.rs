@@ -277,3 +277,25 @@ fn workspace_diagnostics_snapshot() {
     }
     insta::assert_snapshot!(seen.join("\n"));
 }
+
+/// Issue #20: a loop whose function is called from a convergence loop says what keeping its
+/// arrays on the device across that loop needs.
+#[test]
+fn hover_says_which_other_function_residency_needs() {
+    let (mut c, uri, text, _diags) = open_file("stencil2d", "jacobi.cpp", true);
+    let line = text
+        .lines()
+        .position(|l| l.contains("worst = std::fmax"))
+        .unwrap();
+    let hover = c.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": 8}}),
+        T,
+    );
+    let md = hover["result"]["contents"]["value"].as_str().unwrap();
+    assert!(
+        md.contains("**Data residency**\n\n- called in the loop at line 29 of main: keeping u, v on the device across it needs jacobi_step offloaded too"),
+        "{md}"
+    );
+    assert!(c.shutdown().success());
+}

@@ -21,6 +21,7 @@ mod private;
 mod purity;
 mod records;
 pub mod region;
+pub mod residency;
 mod scope;
 mod syntax;
 mod templates;

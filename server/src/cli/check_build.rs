@@ -1,7 +1,8 @@
 //! `cuda-offload check-build [DIR]`: does the project, with its applied offloads, still build,
 //! print the same results as its serial version and run faster end to end? With `--file`,
 //! `--line` and `--candidate`: the same for a kernel not applied yet, whose edit is made in the
-//! scratch copy only.
+//! scratch copy only; `--line`/`--candidate` repeated, for several loops of the file at once, with
+//! their arrays kept on the device where the residency analysis allows it (`--per-call` not).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,15 +41,20 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Check this kernel (a .cu defining `<name>_gpu`, as `verify --candidate` takes) for the loop
-    /// at --file/--line, applied to the scratch copy only
+    /// at --file/--line, applied to the scratch copy only; repeat --line and --candidate (in pairs)
+    /// to offload several loops of the file together
     #[arg(long, requires_all = ["file", "line"])]
-    candidate: Option<PathBuf>,
-    /// The C++ file of the loop (with --candidate)
+    candidate: Vec<PathBuf>,
+    /// The C++ file of the loops (with --candidate)
     #[arg(long, requires = "candidate")]
     file: Option<PathBuf>,
-    /// A line of the loop (with --candidate)
+    /// A line of the loop (with --candidate; once per --candidate, in the same order)
     #[arg(long, requires = "candidate")]
-    line: Option<usize>,
+    line: Vec<usize>,
+    /// Keep the per-call copies: no residency session even where the arrays could stay on the device
+    /// (to measure what residency saves)
+    #[arg(long, requires = "candidate")]
+    per_call: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -56,10 +62,27 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .dir
         .canonicalize()
         .with_context(|| format!("cannot open {}", args.dir.display()))?;
-    let job = match (&args.candidate, &args.file, args.line) {
-        (Some(candidate), Some(file), Some(line)) => unapplied(&dir, candidate, file, line)?,
+    let job = match &args.file {
+        Some(file) if !args.candidate.is_empty() => {
+            anyhow::ensure!(
+                args.line.len() == args.candidate.len(),
+                "give one --line per --candidate ({} lines, {} candidates)",
+                args.line.len(),
+                args.candidate.len()
+            );
+            let pairs: Vec<(usize, &std::path::Path)> = args
+                .line
+                .iter()
+                .copied()
+                .zip(args.candidate.iter().map(PathBuf::as_path))
+                .collect();
+            unapplied(&dir, file, &pairs, !args.per_call)?
+        }
         _ => CheckJob::for_applied(&dir).map_err(anyhow::Error::msg)?,
     };
+    for r in &job.residency {
+        eprintln!("residency: {r}");
+    }
     let mut roots = vec![dir.clone()];
     roots.extend(toolchain::default_project_roots());
     let nvcc = toolchain::find_nvcc(args.nvcc.as_deref(), &roots)?;
@@ -108,12 +131,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// DIR as it is against DIR with the candidate's offload edit (kernel file, call, build files).
+/// DIR as it is against DIR with the candidates' offload edit (kernel files, calls, residency
+/// sessions, build files).
 fn unapplied(
     dir: &std::path::Path,
-    candidate: &std::path::Path,
     file: &std::path::Path,
-    line: usize,
+    candidates: &[(usize, &std::path::Path)],
+    resident: bool,
 ) -> anyhow::Result<CheckJob> {
     let file = file
         .canonicalize()
@@ -124,25 +148,41 @@ fn unapplied(
         file.display(),
         dir.display()
     );
-    let code = std::fs::read_to_string(candidate)
-        .with_context(|| format!("cannot read {}", candidate.display()))?;
-    let (source, _, region) = analysis::outline_in_file(&file, line)?;
-    let kernel_file = workspace_edit::kernel_file_name(&region);
-    let kernel = workspace_edit::kernel_source(
-        &region,
-        &code,
-        &format!(
-            "checked by cuda-offload check-build ({})",
-            candidate.display()
-        ),
-        &[],
-    );
-    let build = project::build_edit(
+    let source = analysis::read_source(&file)?;
+    let mut regions = Vec::new();
+    for (line, candidate) in candidates {
+        let (_, _, region) = analysis::outline_in_file(&file, *line)?;
+        let code = std::fs::read_to_string(candidate)
+            .with_context(|| format!("cannot read {}", candidate.display()))?;
+        regions.push((region, code, candidate));
+    }
+    let kernels: Vec<project::KernelFile> = regions
+        .iter()
+        .map(|(region, code, candidate)| project::KernelFile {
+            region,
+            name: workspace_edit::kernel_file_name(region),
+            text: workspace_edit::kernel_source(
+                region,
+                code,
+                &format!(
+                    "checked by cuda-offload check-build ({})",
+                    candidate.display()
+                ),
+                &[],
+            ),
+        })
+        .collect();
+    let many = project::offload_writes_many(
         &file,
-        &kernel_file,
+        &source,
+        &kernels,
         &CudaArch::choose(None),
         &project::read_from_disk,
-    );
-    let writes = project::offload_writes(&file, &source, &region, &kernel_file, &kernel, &build)?;
-    CheckJob::for_edit(&build, writes).ok_or_else(|| anyhow::anyhow!("{}", build.note))
+        resident,
+    )?;
+    let build = many.builds.first().context("no kernel to check")?;
+    let mut job =
+        CheckJob::for_edit(build, many.writes).ok_or_else(|| anyhow::anyhow!("{}", build.note))?;
+    job.residency = many.residency.iter().map(|r| r.describe()).collect();
+    Ok(job)
 }

@@ -171,12 +171,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.apply {
         written.extend(apply(&file, &source, &region, &summary, &build)?);
     }
+    // What residency this offload completes, or what it still needs.
+    let residency = workspace_edit::offload_source_edits(&[&region], &source).1;
     if args.json {
         let out = serde_json::json!({"loop": {"file": file, "line": lp.line, "end_line": lp.end_line, "kind": lp.kind},
-                                     "region": region, "gpu": gpu, "result": summary, "build": build, "written": written});
+                                     "region": region, "gpu": gpu, "result": summary, "build": build,
+                                     "residency": residency, "written": written});
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
         print_human(&summary, &build, &written);
+        for r in &residency {
+            println!("residency: {}", r.describe());
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

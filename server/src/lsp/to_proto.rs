@@ -130,6 +130,33 @@ pub fn result_diagnostic(rope: &Rope, result: &LoopResult, enc: Encoding) -> Dia
     }
 }
 
+/// A session around a loop that no longer keeps its arrays resident (see
+/// [`crate::analysis::residency::broken_sessions`]).
+pub fn broken_session_diagnostic(
+    rope: &Rope,
+    r: &crate::analysis::residency::Residency,
+    enc: Encoding,
+) -> Diagnostic {
+    let why = match &r.verdict {
+        crate::analysis::residency::Verdict::NotResident(why) => why.clone(),
+        crate::analysis::residency::Verdict::NeedsOffload(fns) => {
+            format!("{} is not offloaded", fns.join(", "))
+        }
+        crate::analysis::residency::Verdict::Resident => String::new(),
+    };
+    Diagnostic {
+        range: line_range(rope, r.line, enc),
+        severity: Some(DiagnosticSeverity::WARNING),
+        code: Some(NumberOrString::String("residency-broken".to_string())),
+        source: Some(SOURCE.to_string()),
+        message: format!(
+            "The arrays of this loop are kept on the device, but that no longer holds: {}; the host would read stale data. Remove the two `cuda-offload session` lines around the loop (the next offload's edit also takes them out).",
+            sentence(&why).trim_end_matches('.')
+        ),
+        ..Diagnostic::default()
+    }
+}
+
 /// Markdown for a hover on a loop.
 pub fn hover_markdown(
     report: &LoopReport,

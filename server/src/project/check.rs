@@ -74,6 +74,8 @@ pub struct CheckJob {
     /// Files (relative to `root`) written over the copy, for each version.
     pub before: Vec<(PathBuf, String)>,
     pub after: Vec<(PathBuf, String)>,
+    /// What the edit keeps on the device (residency sessions), for the report.
+    pub residency: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -112,6 +114,9 @@ pub struct CheckReport {
     pub speedup: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run_skipped: Option<String>,
+    /// The residency sessions of the edited version ("arrays u, v kept on the device across ...").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub residency: Vec<String>,
     /// "project builds; ctest 3/3 pass; program 4.1× faster end to end (was 0.9 s, now 0.22 s)".
     pub summary: String,
 }
@@ -151,6 +156,7 @@ impl CheckJob {
             program: build.program.clone(),
             before: Vec::new(),
             after,
+            residency: Vec::new(),
         })
     }
 
@@ -190,6 +196,7 @@ impl CheckJob {
             program,
             before: serial,
             after: Vec::new(),
+            residency: super::revert::sessions(dir),
         })
     }
 }
@@ -236,6 +243,7 @@ pub fn check(
         same_output: None,
         speedup: None,
         run_skipped: None,
+        residency: job.residency.clone(),
         summary: String::new(),
     };
     if !(before_stage.built && after_stage.built) {
@@ -694,6 +702,7 @@ mod tests {
             same_output: Some(Ok(())),
             speedup: Some(before / after),
             run_skipped: None,
+            residency: Vec::new(),
             summary: String::new(),
         }
     }

@@ -305,8 +305,9 @@ fn cmake_edit(
 }
 
 /// Every file an applied offload writes, with its new text: the kernel file (with the replaced
-/// lines kept), the patched source, the build files. Computed before anything is written, so a
-/// build file that cannot be read leaves the project as it was.
+/// lines kept), the patched source (with a residency session where one now holds), the build
+/// files. Computed before anything is written, so a build file that cannot be read leaves the
+/// project as it was.
 pub fn offload_writes(
     file: &Path,
     source: &str,
@@ -315,22 +316,110 @@ pub fn offload_writes(
     kernel_source: &str,
     build: &BuildEdit,
 ) -> std::io::Result<Vec<(PathBuf, String)>> {
-    use crate::search::workspace_edit::{apply_line_edits, source_edits, with_replaced_lines};
+    use crate::search::workspace_edit::{
+        apply_line_edits, offload_source_edits, with_replaced_lines,
+    };
+    let (edits, _) = offload_source_edits(&[region], source);
     let mut writes = vec![
         (
             file.with_file_name(kernel_file),
             with_replaced_lines(kernel_source, region, source),
         ),
-        (
-            file.to_path_buf(),
-            apply_line_edits(source, &source_edits(region, source)),
-        ),
+        (file.to_path_buf(), apply_line_edits(source, &edits)),
     ];
     for f in &build.files {
         let text = std::fs::read_to_string(&f.path)?;
         writes.push((f.path.clone(), apply_line_edits(&text, &f.edits)));
     }
     Ok(writes)
+}
+
+/// One kernel of an offload of several loops of one file at once.
+pub struct KernelFile<'a> {
+    pub region: &'a crate::analysis::OffloadRegion,
+    /// `jacobi_step_cuda.cu`
+    pub name: String,
+    /// Its text as generated (the replaced lines are added here).
+    pub text: String,
+}
+
+/// What an offload of several loops of one file writes.
+pub struct ManyWrites {
+    pub writes: Vec<(PathBuf, String)>,
+    /// The build edit of each kernel, each made on the build files as the ones before left them.
+    pub builds: Vec<BuildEdit>,
+    /// The residency plan of the edited file (sessions inserted where it holds).
+    pub residency: Vec<crate::analysis::residency::Residency>,
+}
+
+/// [`offload_writes`] for several loops of `file` offloaded together (`check-build` with several
+/// candidates): one source edit for all, sessions included (`resident: false` leaves them out, to
+/// measure the per-call copies), and the build edits chained.
+pub fn offload_writes_many(
+    file: &Path,
+    source: &str,
+    kernels: &[KernelFile],
+    arch: &CudaArch,
+    read: &dyn Fn(&Path) -> Option<String>,
+    resident: bool,
+) -> std::io::Result<ManyWrites> {
+    use crate::search::workspace_edit::{
+        apply_line_edits, offload_source_edits, source_edits, with_replaced_lines,
+    };
+    let regions: Vec<&crate::analysis::OffloadRegion> = kernels.iter().map(|k| k.region).collect();
+    let (edits, residency) = if resident {
+        offload_source_edits(&regions, source)
+    } else {
+        let edits = regions
+            .iter()
+            .flat_map(|r| source_edits(r, source))
+            .collect();
+        (edits, Vec::new())
+    };
+    let mut writes: Vec<(PathBuf, String)> = kernels
+        .iter()
+        .map(|k| {
+            (
+                file.with_file_name(&k.name),
+                with_replaced_lines(&k.text, k.region, source),
+            )
+        })
+        .collect();
+    writes.push((file.to_path_buf(), apply_line_edits(source, &edits)));
+    // Build files as the earlier kernels' edits left them.
+    let mut edited: Vec<(PathBuf, String)> = Vec::new();
+    let mut builds = Vec::new();
+    for k in kernels {
+        let build = {
+            let overlay = |p: &Path| {
+                edited
+                    .iter()
+                    .find(|(q, _)| q == p)
+                    .map(|(_, t)| t.clone())
+                    .or_else(|| read(p))
+            };
+            build_edit(file, &k.name, arch, &overlay)
+        };
+        for f in &build.files {
+            let current = match edited.iter().position(|(q, _)| q == &f.path) {
+                Some(i) => edited.remove(i).1,
+                None => read(&f.path).ok_or_else(|| {
+                    std::io::Error::new(
+                        std::io::ErrorKind::NotFound,
+                        format!("cannot read {}", f.path.display()),
+                    )
+                })?,
+            };
+            edited.push((f.path.clone(), apply_line_edits(&current, &f.edits)));
+        }
+        builds.push(build);
+    }
+    writes.extend(edited);
+    Ok(ManyWrites {
+        writes,
+        builds,
+        residency,
+    })
 }
 
 /// Reads from disk (the CLI; the LSP prefers open buffers).

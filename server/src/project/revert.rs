@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use crate::search::workspace_edit::REPLACED_MARKER;
+use crate::search::workspace_edit::{REPLACED_MARKER, SESSION_MARK};
 
 const SOURCE_EXTENSIONS: &[&str] = &["cpp", "cc", "cxx", "c", "h", "hpp", "hh", "hxx"];
 
@@ -114,11 +114,52 @@ pub fn serial_version(root: &Path) -> (Vec<(PathBuf, String)>, Vec<String>) {
     (out, kernels)
 }
 
+/// The residency sessions an applied offload opened: "jacobi.cpp:29: u, v stay on the device
+/// across this loop".
+pub fn sessions(root: &Path) -> Vec<String> {
+    let begin = format!("{}();", crate::search::resident_runtime::BEGIN);
+    let mut out = Vec::new();
+    for entry in walk(root) {
+        let path = entry.path();
+        let is_source = path
+            .extension()
+            .is_some_and(|e| SOURCE_EXTENSIONS.contains(&e.to_string_lossy().as_ref()));
+        let Some(text) = is_source
+            .then(|| std::fs::read_to_string(path).ok())
+            .flatten()
+        else {
+            continue;
+        };
+        let rel = path.strip_prefix(root).unwrap_or(path);
+        for r in crate::analysis::residency::broken_sessions(&text) {
+            out.push(format!(
+                "{}:{}: the session no longer holds ({})",
+                rel.display(),
+                r.line,
+                r.describe()
+            ));
+        }
+        for (i, line) in text.lines().enumerate() {
+            if let (true, Some((_, what))) = (
+                line.contains(&begin),
+                line.split_once(&format!("{SESSION_MARK}: ")),
+            ) {
+                out.push(format!("{}:{}: {what}", rel.display(), i + 2));
+            }
+        }
+    }
+    out
+}
+
 fn serial_source(text: &str, refs: &HashMap<String, String>) -> String {
     let mut out = String::new();
     for line in text.split_inclusive('\n') {
         let body = line.trim_end();
         if body.ends_with("(cuda-offload)") && body.contains("// defined in ") {
+            continue;
+        }
+        // A residency session the edit opened or closed around a loop.
+        if body.contains(SESSION_MARK) {
             continue;
         }
         let serial = body

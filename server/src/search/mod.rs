@@ -10,6 +10,7 @@ pub mod mcgs;
 pub mod offload;
 pub mod offloader;
 pub mod port;
+pub mod resident_runtime;
 pub mod start;
 #[cfg(test)]
 pub(crate) mod testing;

@@ -275,7 +275,7 @@ impl Offloader {
         Ok(OffloadSummary {
             kernel_file: workspace_edit::kernel_file_name(&req.region),
             kernel_source,
-            source_edits: workspace_edit::source_edits(&req.region, &req.source),
+            source_edits: workspace_edit::offload_source_edits(&[&req.region], &req.source).0,
             verified,
             verdict,
             speedup,

@@ -1,9 +1,14 @@
 //! Turns an accepted candidate into files a user can build: the `.cu` file (candidate + a generated
 //! host wrapper that moves the data) and the edits that replace the loop by a call.
 
-use crate::analysis::{Access, OffloadRegion};
+use crate::analysis::{Access, OffloadRegion, RegionParam};
 
 use super::offload::LineEdit;
+use super::resident_runtime;
+
+mod session;
+
+pub use session::{offload_source_edits, session_edits};
 
 /// `saxpy_cuda`: the host-callable function the edited source calls.
 pub fn host_entry_name(region: &OffloadRegion) -> String {
@@ -81,35 +86,49 @@ fn host_wrapper(region: &OffloadRegion) -> String {
     let mut w = String::new();
     w.push_str(WRAPPER_MARKER);
     w.push('\n');
-    w.push_str("#include <cstdio>\n#include <cstdlib>\n#include <cuda_runtime.h>\n\n");
+    w.push_str(
+        "#include <cstdio>\n#include <cstdlib>\n#include <utility>\n#include <vector>\n#include <cuda_runtime.h>\n\n",
+    );
+    w.push_str(&resident_runtime::registry_source());
+    w.push('\n');
     w.push_str(&format!(
         "static void {entry}_check(cudaError_t err, const char* what) {{\n    if (err != cudaSuccess) {{\n        std::fprintf(stderr, \"{entry}: %s: %s\\n\", what, cudaGetErrorString(err));\n        std::abort();\n    }}\n}}\n\n"
     ));
     w.push_str(&format!("{} {{\n", region.signature_named(&entry)));
-    let arrays: Vec<_> = region.params.iter().filter(|p| p.is_array).collect();
+    let arrays: Vec<&RegionParam> = region.params.iter().filter(|p| p.is_array).collect();
     for p in &arrays {
         let extent = p.extent.as_deref().unwrap_or("1");
         w.push_str(&format!(
             "    const size_t {n}_count = (size_t)({extent});\n",
             n = p.name
         ));
-        w.push_str(&format!(
-            "    {t}* d_{n} = nullptr;\n",
-            t = p.elem_type,
-            n = p.name
-        ));
-        w.push_str(&format!(
-            "    {entry}_check(cudaMalloc((void**)&d_{n}, {n}_count * sizeof({t}) + 1), \"cudaMalloc {n}\");\n",
-            n = p.name,
-            t = p.elem_type
-        ));
-        // Outputs are copied in too: a loop may write only part of an array (a stencil's interior).
-        w.push_str(&format!(
-            "    {entry}_check(cudaMemcpy(d_{n}, {n}, {n}_count * sizeof({t}), cudaMemcpyHostToDevice), \"copy {n} in\");\n",
-            n = p.name,
-            t = p.elem_type
-        ));
     }
+    let resident: Vec<&RegionParam> = arrays
+        .iter()
+        .copied()
+        .filter(|p| resident_runtime::kept_resident(p))
+        .collect();
+    let launch = launch_lines(region, &entry);
+    if !resident.is_empty() {
+        w.push_str(&resident_path(&entry, &arrays, &resident, &launch));
+    }
+    // Outside a session: every array copied in, outputs copied out, all freed.
+    for p in &arrays {
+        w.push_str(&alloc_and_copy_in(&entry, p));
+    }
+    w.push_str(&launch);
+    for p in arrays.iter().filter(|p| p.access != Access::Read) {
+        w.push_str(&copy_out(&entry, p));
+    }
+    for p in &arrays {
+        w.push_str(&format!("    cudaFree(d_{});\n", p.name));
+    }
+    w.push_str("}\n");
+    w
+}
+
+/// The call of `<name>_gpu` on the device pointers, and its error checks.
+fn launch_lines(region: &OffloadRegion, entry: &str) -> String {
     let args: Vec<String> = region
         .params
         .iter()
@@ -121,29 +140,87 @@ fn host_wrapper(region: &OffloadRegion) -> String {
             }
         })
         .collect();
-    w.push_str(&format!(
-        "    {}({});\n",
+    format!(
+        "    {}({});\n    {entry}_check(cudaGetLastError(), \"kernel launch\");\n    {entry}_check(cudaDeviceSynchronize(), \"kernel run\");\n",
         region.gpu_entry_name(),
         args.join(", ")
-    ));
-    w.push_str(&format!(
-        "    {entry}_check(cudaGetLastError(), \"kernel launch\");\n"
-    ));
-    w.push_str(&format!(
-        "    {entry}_check(cudaDeviceSynchronize(), \"kernel run\");\n"
-    ));
-    for p in arrays.iter().filter(|p| p.access != Access::Read) {
+    )
+}
+
+fn alloc_and_copy_in(entry: &str, p: &RegionParam) -> String {
+    // Outputs are copied in too: a loop may write only part of an array (a stencil's interior).
+    format!(
+        "    {t}* d_{n} = nullptr;\n    {entry}_check(cudaMalloc((void**)&d_{n}, {n}_count * sizeof({t}) + 1), \"cudaMalloc {n}\");\n    {entry}_check(cudaMemcpy(d_{n}, {n}, {n}_count * sizeof({t}), cudaMemcpyHostToDevice), \"copy {n} in\");\n",
+        n = p.name,
+        t = p.elem_type
+    )
+}
+
+fn copy_out(entry: &str, p: &RegionParam) -> String {
+    format!(
+        "    {entry}_check(cudaMemcpy({n}, d_{n}, {n}_count * sizeof({t}), cudaMemcpyDeviceToHost), \"copy {n} out\");\n",
+        n = p.name,
+        t = p.elem_type
+    )
+}
+
+/// Inside a residency session: the caller's arrays come from the registry (copied in the first
+/// time only, copied out by `cuda_offload_resident_end()`); written scalars still travel per call.
+fn resident_path(
+    entry: &str,
+    arrays: &[&RegionParam],
+    resident: &[&RegionParam],
+    launch: &str,
+) -> String {
+    let ns = resident_runtime::NAMESPACE;
+    let hosts: Vec<String> = resident
+        .iter()
+        .map(|p| format!("(const void*){}", p.name))
+        .collect();
+    let bytes: Vec<String> = resident
+        .iter()
+        .map(|p| format!("{n}_count * sizeof({t})", n = p.name, t = p.elem_type))
+        .collect();
+    let mut w = format!(
+        "    // In a residency session (cuda_offload_resident_begin()) the caller's arrays stay on the device.\n    const void* const resident_hosts[] = {{{}}};\n    const size_t resident_bytes[] = {{{}}};\n    if ({ns}::usable(resident_hosts, resident_bytes, {})) {{\n",
+        hosts.join(", "),
+        bytes.join(", "),
+        resident.len()
+    );
+    let per_call: Vec<&&RegionParam> = arrays
+        .iter()
+        .filter(|p| !resident.iter().any(|r| r.name == p.name))
+        .collect();
+    for p in resident {
         w.push_str(&format!(
-            "    {entry}_check(cudaMemcpy({n}, d_{n}, {n}_count * sizeof({t}), cudaMemcpyDeviceToHost), \"copy {n} out\");\n",
+            "        {t}* d_{n} = ({t}*){ns}::acquire({n}, {n}_count * sizeof({t}));\n",
             n = p.name,
             t = p.elem_type
         ));
     }
-    for p in &arrays {
-        w.push_str(&format!("    cudaFree(d_{});\n", p.name));
+    for (slot, p) in per_call.iter().enumerate() {
+        w.push_str(&format!(
+            "        {t}* d_{n} = ({t}*){ns}::scratch({slot}, {n}_count * sizeof({t}));\n        {entry}_check(cudaMemcpy(d_{n}, {n}, {n}_count * sizeof({t}), cudaMemcpyHostToDevice), \"copy {n} in\");\n",
+            n = p.name,
+            t = p.elem_type
+        ));
     }
-    w.push_str("}\n");
+    w.push_str(&indent(launch));
+    for p in resident.iter().filter(|p| p.access != Access::Read) {
+        w.push_str(&format!("        {ns}::wrote({});\n", p.name));
+    }
+    for p in per_call.iter().filter(|p| p.access != Access::Read) {
+        w.push_str(&indent(&copy_out(entry, p)));
+    }
+    w.push_str("        return;\n    }\n");
     w
+}
+
+fn indent(lines: &str) -> String {
+    lines
+        .lines()
+        .map(|l| format!("    {l}\n"))
+        .collect::<String>()
 }
 
 /// Edits to the source: a declaration after the last `#include`, and the loop's lines replaced
@@ -166,13 +243,9 @@ pub fn source_edits(region: &OffloadRegion, source: &str) -> Vec<LineEdit> {
         args.join(", "),
         kernel_file_name(region)
     );
-    let after_includes = lines
-        .iter()
-        .rposition(|l| l.trim_start().starts_with("#include"))
-        .map(|i| i + 2)
-        .unwrap_or(1);
+    let after_includes = after_includes(&lines);
     let decl = format!(
-        "{};  // defined in {} (cuda-offload)\n",
+        "{};  // defined in {}{RESIDENCY_TAG} (cuda-offload)\n",
         region.signature_named(&entry),
         kernel_file_name(region)
     );
@@ -188,6 +261,20 @@ pub fn source_edits(region: &OffloadRegion, source: &str) -> Vec<LineEdit> {
             new_text: call,
         },
     ]
+}
+
+/// In the declaration of a wrapper that carries the residency registry: a call of an older one
+/// (which would not link with a session, nor keep anything) is never put in a session.
+pub use crate::analysis::residency::RESIDENCY_TAG;
+/// Ends the comment of the session lines the edit inserts (`check-build` removes them).
+pub use crate::analysis::residency::SESSION_MARK;
+
+fn after_includes(lines: &[&str]) -> usize {
+    lines
+        .iter()
+        .rposition(|l| l.trim_start().starts_with("#include"))
+        .map(|i| i + 2)
+        .unwrap_or(1)
 }
 
 /// Applies line edits (all given against `source`) and returns the new text.
@@ -232,7 +319,7 @@ mod tests {
         let out = apply_line_edits(src, &source_edits(&saxpy(), src));
         assert_eq!(
             out,
-            "#include <cstdio>\n#include <vector>\nvoid saxpy_cuda(int n, float a, const float* x, float* y);  // defined in saxpy_cuda.cu (cuda-offload)\n\nvoid saxpy(int n, float a, const float* x, float* y) {\n    // scale\n    saxpy_cuda(n, a, x, y);  // CUDA version in saxpy_cuda.cu\n}\n"
+            "#include <cstdio>\n#include <vector>\nvoid saxpy_cuda(int n, float a, const float* x, float* y);  // defined in saxpy_cuda.cu, with residency v1 (cuda-offload)\n\nvoid saxpy(int n, float a, const float* x, float* y) {\n    // scale\n    saxpy_cuda(n, a, x, y);  // CUDA version in saxpy_cuda.cu\n}\n"
         );
     }
 
@@ -264,5 +351,92 @@ mod tests {
         assert!(with.contains("// Lines this kernel replaced in the source:\n//|     for (int i = 0; i < n; ++i) {\n//|         y[i] = a * x[i] + y[i];\n//|     }\n// Serial reference:\n"), "{with}");
         // Once only.
         assert_eq!(with_replaced_lines(&with, &region, src), with);
+    }
+
+    fn stencil() -> (String, OffloadRegion, OffloadRegion) {
+        let src = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../test-workspaces/stencil2d/jacobi.cpp"),
+        )
+        .unwrap();
+        let at = |line| {
+            crate::analysis::outline_at(
+                src.as_bytes(),
+                crate::analysis::Language::Cpp,
+                line,
+                &crate::analysis::Headers::default(),
+            )
+            .unwrap()
+            .1
+        };
+        let (jacobi, max_change) = (at(9), at(18));
+        (src, jacobi, max_change)
+    }
+
+    /// The text between `from` and the next `to` after it.
+    fn between<'a>(text: &'a str, from: &str, to: &str) -> &'a str {
+        let a = text
+            .find(from)
+            .unwrap_or_else(|| panic!("{from} in {text}"));
+        let b = text[a..].find(to).unwrap() + a;
+        &text[a..b]
+    }
+
+    #[test]
+    fn in_a_session_the_callers_arrays_come_from_the_registry_and_scalars_travel_each_call() {
+        let (_, _, max_change) = stencil();
+        let k = kernel_source(
+            &max_change,
+            "void max_change_loop17_gpu() {}",
+            "compiled",
+            &[],
+        );
+        let session = between(&k, "::usable(resident_hosts, resident_bytes, 2)", "return;");
+        assert!(
+            session
+                .contains("(float*)cuda_offload_resident_v1::acquire(a, a_count * sizeof(float))")
+        );
+        assert!(session.contains("cuda_offload_resident_v1::acquire(b,"));
+        // `&worst` is made anew by every call of max_change: copied in and out each time.
+        assert!(!session.contains("acquire(worst"), "{session}");
+        assert!(
+            session.contains("cudaMemcpy(d_worst, worst,")
+                && session.contains("cudaMemcpy(worst, d_worst,")
+        );
+        // ... in a device buffer the session reuses, not one allocated per call.
+        assert!(
+            session.contains(
+                "(float*)cuda_offload_resident_v1::scratch(0, worst_count * sizeof(float))"
+            )
+        );
+        assert!(
+            !session.contains("cudaMalloc") && !session.contains("cudaFree"),
+            "{session}"
+        );
+        // a and b are only read: nothing to copy back at the session's end.
+        assert!(!session.contains("wrote("), "{session}");
+        // Outside a session: the per-call copies, as before.
+        let per_call = &k[k.find("return;\n    }").unwrap()..];
+        assert!(
+            per_call
+                .contains("cudaMemcpy(d_a, a, a_count * sizeof(float), cudaMemcpyHostToDevice)")
+        );
+        assert!(per_call.contains("cudaFree(d_a);"));
+        // One registry, weak, in the wrapper part (re-verification reads only the candidate).
+        assert_eq!(k.matches(resident_runtime::REGISTRY_MARKER).count(), 1);
+        assert!(k.contains("__attribute__((weak)) void cuda_offload_resident_end()"));
+        assert!(!candidate_part(&k).contains("cuda_offload_resident"));
+    }
+
+    #[test]
+    fn a_written_array_is_marked_for_the_copy_back() {
+        let k = kernel_source(&saxpy(), "void saxpy_gpu() {}", "compiled", &[]);
+        let session = between(&k, "::usable(", "return;");
+        assert!(
+            session.contains("cuda_offload_resident_v1::wrote(y);"),
+            "{session}"
+        );
+        assert!(!session.contains("wrote(x)"));
+        assert!(!session.contains("cudaMemcpy("), "arrays only: {session}");
     }
 }

@@ -312,7 +312,7 @@ async fn apply(client: &Client, state: &State, uri: &Uri, job_id: &str) -> bool 
     let Some(kernel_uri) = Uri::from_file_path(&kernel_path) else {
         return false;
     };
-    let (version, edits, kernel_text) = {
+    let (version, edits, kernel_text, residency) = {
         let Some(doc) = state.documents.get(uri) else {
             return false;
         };
@@ -333,17 +333,20 @@ async fn apply(client: &Client, state: &State, uri: &Uri, job_id: &str) -> bool 
         region.end_line = line + (region.end_line - region.line);
         region.line = line;
         let enc = state.encoding();
-        let edits: Vec<OneOf<TextEdit, AnnotatedTextEdit>> =
-            crate::search::workspace_edit::source_edits(&region, &text)
-                .iter()
-                .map(|e| OneOf::Left(line_edit(&doc.rope, e, enc)))
-                .collect();
+        // The call, and a residency session where this offload completes one.
+        let (source_edits, plan) =
+            crate::search::workspace_edit::offload_source_edits(&[&region], &text);
+        let residency: Vec<String> = plan.iter().map(|r| r.describe()).collect();
+        let edits: Vec<OneOf<TextEdit, AnnotatedTextEdit>> = source_edits
+            .iter()
+            .map(|e| OneOf::Left(line_edit(&doc.rope, e, enc)))
+            .collect();
         let kernel_text = crate::search::workspace_edit::with_replaced_lines(
             &result.summary.kernel_source,
             &region,
             &text,
         );
-        (doc.version, edits, kernel_text)
+        (doc.version, edits, kernel_text, residency)
     };
     let whole_new_file = Range {
         start: Position {
@@ -403,9 +406,11 @@ async fn apply(client: &Client, state: &State, uri: &Uri, job_id: &str) -> bool 
                 r.stale = false;
             }
             // What happened to the build (or how to build the kernel by hand) is the user's next step.
-            client
-                .show_message(MessageType::INFO, format!("cuda-offload: {build_note}"))
-                .await;
+            let mut note = format!("cuda-offload: {build_note}");
+            for r in &residency {
+                note.push_str(&format!("; {r}"));
+            }
+            client.show_message(MessageType::INFO, note).await;
             true
         }
         Ok(resp) => {

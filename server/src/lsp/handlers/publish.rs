@@ -24,10 +24,16 @@ pub async fn diagnostics(client: &Client, state: &State, uri: &Uri) {
         // A loop with a search result shows the result instead of the estimate.
         let skip: Vec<usize> = results.iter().map(|r| r.line).collect();
         let loops = doc.loop_diagnostics(enc, &skip, raw.is_none());
-        let extra: Vec<Diagnostic> = results
+        let mut extra: Vec<Diagnostic> = results
             .iter()
             .map(|r| to_proto::result_diagnostic(&doc.rope, r, enc))
             .collect();
+        // A residency session the user's later edits broke: the program would read stale data.
+        extra.extend(
+            crate::analysis::residency::broken_sessions(&doc.text())
+                .iter()
+                .map(|r| to_proto::broken_session_diagnostic(&doc.rope, r, enc)),
+        );
         (loops, extra, doc.version)
     };
     match raw {

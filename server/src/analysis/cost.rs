@@ -116,9 +116,68 @@ pub fn estimate(work: &NestWork, kind: LoopKind, values: &HashMap<String, f64>) 
     }
 }
 
+impl Estimate {
+    /// Share of the offloaded loop's time spent copying its data in and out.
+    pub fn copy_share(&self) -> f64 {
+        let gpu = self.gpu_kernel_seconds + self.transfer_seconds;
+        if gpu > 0.0 {
+            self.transfer_seconds / gpu
+        } else {
+            0.0
+        }
+    }
+
+    /// The end-to-end figure first, then what the copies cost: [`end_to_end_phrase`].
+    pub fn end_to_end(&self) -> String {
+        end_to_end_phrase(self.speedup, self.kernel_speedup, self.copy_share())
+    }
+}
+
+/// What a user's program gains from an offload, led by the end-to-end figure (copies included),
+/// then the share of the GPU time spent copying and the kernel alone. Shared by the estimate
+/// (diagnostics, hover) and the measured verdict.
+pub fn end_to_end_phrase(end_to_end: f64, kernel: f64, copy_share: f64) -> String {
+    let lead = if end_to_end >= 1.0 {
+        format!("{end_to_end:.1}× faster end to end")
+    } else if end_to_end > 0.0 {
+        format!(
+            "{:.1}× slower end to end than the serial loop",
+            1.0 / end_to_end
+        )
+    } else {
+        "no end-to-end figure".to_string()
+    };
+    format!(
+        "{lead} ({:.0} % of the GPU time copying data; the kernel alone {kernel:.1}×)",
+        copy_share * 100.0
+    )
+}
+
+/// When the copies dominate (three quarters of the GPU time or more), what would remove them; a
+/// hover or a result has room for it, a diagnostic on every loop does not.
+pub fn copies_advice(copy_share: f64) -> Option<&'static str> {
+    (copy_share >= 0.75).then_some(
+        "the copies dominate: keep the arrays on the device across calls (offload every offloadable call in the loop around it, and the edit keeps them resident) or give each call more work",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_end_to_end_figure_leads_and_dominating_copies_say_what_would_remove_them() {
+        assert_eq!(
+            end_to_end_phrase(0.25, 150.0, 0.99),
+            "4.0× slower end to end than the serial loop (99 % of the GPU time copying data; the kernel alone 150.0×)"
+        );
+        assert_eq!(
+            end_to_end_phrase(13.5, 20.0, 0.3),
+            "13.5× faster end to end (30 % of the GPU time copying data; the kernel alone 20.0×)"
+        );
+        assert!(copies_advice(0.99).is_some_and(|a| a.contains("resident")));
+        assert_eq!(copies_advice(0.5), None);
+    }
 
     #[test]
     fn saxpy_is_transfer_bound_end_to_end_but_fast_on_device() {

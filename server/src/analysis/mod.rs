@@ -7,7 +7,7 @@
 //! reported as not analysable.
 
 mod classes;
-mod cost;
+pub mod cost;
 mod dims;
 mod document;
 mod expand;

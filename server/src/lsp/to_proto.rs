@@ -60,12 +60,15 @@ pub fn loop_diagnostic(rope: &Rope, report: &LoopReport, enc: Encoding) -> Diagn
             sentence(why)
         )
     } else if report.parallel {
+        // What the program gains, copies included, comes first: the kernel alone can be 100x
+        // while the program gets slower.
         let estimate = report
-            .estimated_speedup
-            .map(|s| format!(" Estimated GPU speedup (roofline model, incl. transfers): {s:.1}x."))
+            .estimate
+            .as_ref()
+            .map(|e| format!(", estimated {} (roofline model)", e.end_to_end()))
             .unwrap_or_default();
         format!(
-            "Offloadable loop ({}): {}{estimate}",
+            "Offloadable loop ({}){estimate}: {}",
             report.kind.as_str(),
             sentence(&report.reason)
         )
@@ -174,15 +177,19 @@ pub fn hover_markdown(
         ));
     } else if report.parallel {
         md.push_str(&format!(
-            "**Offloadable** — {} loop\n\n{}\n\n",
-            report.kind.as_str(),
-            report.reason
+            "**Offloadable** — {} loop\n\n",
+            report.kind.as_str()
         ));
-        if let Some(s) = report.estimated_speedup {
+        if let Some(e) = &report.estimate {
+            let advice = crate::analysis::cost::copies_advice(e.copy_share())
+                .map(|a| format!(": {a}"))
+                .unwrap_or_default();
             md.push_str(&format!(
-                "Estimated GPU speedup of this loop (roofline model, incl. transfers): **{s:.1}×**\n\n"
+                "Estimated (roofline model): **{}**{advice}\n\n",
+                e.end_to_end()
             ));
         }
+        md.push_str(&format!("{}\n\n", report.reason));
     } else {
         md.push_str(&format!("**Not offloadable**\n\n{}\n\n", report.reason));
     }
@@ -266,7 +273,13 @@ mod tests {
             ],
             None,
         );
-        assert!(md.contains("of this loop (roofline model"), "{md}");
+        // The end-to-end estimate leads; a saxpy's copies dominate and the hover says what helps.
+        assert!(
+            md.contains("Estimated (roofline model): **")
+                && md.contains("faster end to end (")
+                && md.contains("the copies dominate: keep the arrays on the device"),
+            "{md}"
+        );
         assert!(
             md.contains("- parallelize_outer_loop (1 example)\n")
                 && md.contains("→ thread_coarsening (4 examples)\n"),

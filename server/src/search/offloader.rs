@@ -301,8 +301,18 @@ fn describe(outcome: Option<&VerifyOutcome>) -> (bool, String, Option<f64>, Opti
             (
                 true,
                 format!(
-                    "verified: {:.1}x vs serial (kernel {:.4} ms, serial {:.3} ms, end-to-end {:.1}x){roof}",
-                    t.speedup, t.kernel_ms, t.serial_ms, t.end_to_end_speedup
+                    "verified: {} (kernel {:.4} ms, end to end {:.3} ms, serial {:.3} ms){roof}{}",
+                    crate::analysis::cost::end_to_end_phrase(
+                        t.end_to_end_speedup,
+                        t.speedup,
+                        copy_share(t)
+                    ),
+                    t.kernel_ms,
+                    t.end_to_end_ms,
+                    t.serial_ms,
+                    crate::analysis::cost::copies_advice(copy_share(t))
+                        .map(|a| format!("; {a}"))
+                        .unwrap_or_default()
                 ),
                 Some(t.speedup),
                 t.roofline_fraction,
@@ -311,6 +321,15 @@ fn describe(outcome: Option<&VerifyOutcome>) -> (bool, String, Option<f64>, Opti
         Some(o @ VerifyOutcome::CompiledNotRun { .. }) => (false, o.summary(), None, None),
         Some(o) => (false, o.summary(), None, None),
         None => (false, "unverified".into(), None, None),
+    }
+}
+
+/// Share of the measured end-to-end time not spent in the kernel (copies, allocation).
+fn copy_share(t: &crate::verify::outcome::Timing) -> f64 {
+    if t.end_to_end_ms > 0.0 {
+        ((t.end_to_end_ms - t.kernel_ms) / t.end_to_end_ms).clamp(0.0, 1.0)
+    } else {
+        0.0
     }
 }
 
@@ -546,7 +565,13 @@ mod tests {
         );
         assert!(summary.verified);
         assert_eq!(summary.speedup, Some(250.0), "the full protocol's numbers");
-        assert!(summary.verdict.contains("250.0x"), "{}", summary.verdict);
+        assert!(
+            summary
+                .verdict
+                .starts_with("verified: 125.0× faster end to end (50 % of the GPU time copying data; the kernel alone 250.0×)"),
+            "{}",
+            summary.verdict
+        );
     }
 
     #[tokio::test]

@@ -763,11 +763,14 @@ fn nest_bytes(
     values: &HashMap<String, f64>,
     iterations: f64,
     decls: &[scope::VarDecl],
-) -> f64 {
+) -> (f64, f64) {
     let mut names: Vec<&str> = info.facts.arrays.iter().map(|r| r.array.as_str()).collect();
     names.sort();
     names.dedup();
     let mut bytes = 0.0;
+    // What the generated wrapper moves: every array in, and every written one out as well (a
+    // loop may write only part of an output, so outputs are copied in too).
+    let mut transfer = 0.0;
     for name in names {
         let refs: Vec<_> = info
             .facts
@@ -808,8 +811,9 @@ fn nest_bytes(
         let elements = elements.min(iterations.max(1.0) * 8.0);
         let factor = if read && written { 2.0 } else { 1.0 };
         bytes += elements * elem * factor;
+        transfer += elements * elem * if written { 2.0 } else { 1.0 };
     }
-    bytes
+    (bytes, transfer)
 }
 
 /// The estimated speedup and the work of loop `idx`'s nest; `None` when its iteration count is
@@ -828,14 +832,14 @@ fn nest_estimate(
     for v in iter_poly.iter().flat_map(|p| p.vars()) {
         values.entry(v).or_insert(cost::OTHER_SYMBOL);
     }
-    let bytes = nest_bytes(info, &nest, &values, iters, decls);
+    let (bytes, transfer_bytes) = nest_bytes(info, &nest, &values, iters, decls);
     let text = iter_text.unwrap_or_else(|| "?".into());
     let nw = cost::NestWork {
         iterations_text: text.clone(),
         total_iterations: iters,
         ops,
         bytes,
-        transfer_bytes: bytes,
+        transfer_bytes,
     };
     let per = |x: f64| if iters > 0.0 { round3(x / iters) } else { 0.0 };
     Some((

@@ -52,6 +52,9 @@ pub struct Settings {
     /// Replay answers from (backend `replay`) or record them into (`record = true`) this file.
     pub cassette: Option<PathBuf>,
     pub record: bool,
+    /// After a search, build the project with the offload's edit in a scratch copy (and on a GPU
+    /// run it against the serial build), where the project's build is one cuda-offload recognises.
+    pub check_build: bool,
 }
 
 impl Settings {
@@ -82,6 +85,7 @@ impl Default for Settings {
             gpu_arch: None,
             cassette: None,
             record: false,
+            check_build: true,
         }
     }
 }
@@ -110,6 +114,7 @@ pub struct SettingsLayer {
     pub gpu_arch: Option<String>,
     pub cassette: Option<PathBuf>,
     pub record: Option<bool>,
+    pub check_build: Option<bool>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -167,7 +172,8 @@ impl Settings {
             screening_runs,
             strategy,
             start,
-            record
+            record,
+            check_build
         );
         take!(connect_timeout_s, first_token_timeout_s, total_timeout_s);
         take_optional!(url, api_key, nvcc, gpu_arch, cassette);
@@ -381,6 +387,7 @@ pub fn from_env(env: impl Fn(&str) -> Option<String>) -> Result<SettingsLayer, C
         gpu_arch: get(&env, "gpu_arch")?,
         cassette: get(&env, "cassette")?,
         record: get(&env, "record")?,
+        check_build: get(&env, "check_build")?,
     })
 }
 

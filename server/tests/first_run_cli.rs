@@ -254,6 +254,11 @@ fn each_model_call_prints_a_line_and_the_result_names_the_kernels_path() {
             && result.contains("cost:   1 model call,"),
         "{result}"
     );
+    // The project is built with the edit in a scratch copy (check_build, on by default).
+    assert!(
+        result.contains("check:  project builds before and after the edit;"),
+        "{result}"
+    );
     let cu = std::fs::read_to_string(out.join("saxpy_cuda.cu")).unwrap();
     let header = cu.lines().take(2).collect::<Vec<_>>().join("\n");
     assert!(

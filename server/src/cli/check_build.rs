@@ -14,7 +14,6 @@ use crate::analysis;
 use crate::project::check::{self, CheckJob, CheckSettings, Tools};
 use crate::project::{self, CudaArch};
 use crate::search::workspace_edit;
-use crate::verify::{gpu, toolchain};
 
 #[derive(Debug, clap::Args)]
 pub struct Args {
@@ -83,22 +82,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     for r in &job.residency {
         eprintln!("residency: {r}");
     }
-    let mut roots = vec![dir.clone()];
-    roots.extend(toolchain::default_project_roots());
-    let nvcc = toolchain::find_nvcc(args.nvcc.as_deref(), &roots)?;
-    let tools = Tools {
-        cmake: check::find_cmake(&roots),
-        nvcc,
-    };
+    let tools = Tools::find(&dir, args.nvcc.as_deref()).map_err(anyhow::Error::msg)?;
     let settings = CheckSettings {
         command: args.command,
         runs: args.runs,
         rtol: args.rtol,
         timeout: Duration::from_secs(args.timeout),
-        gpu: gpu::detect_gpus()
-            .map(|g| g.first().map(|g| g.name.clone()).unwrap_or_default())
-            .map_err(|e| format!("no GPU here ({})", e.reason)),
-        ..CheckSettings::default()
+        ..CheckSettings::on_this_machine()
     };
     eprintln!(
         "checking {} ({:?}): before vs. after the edit, {}",

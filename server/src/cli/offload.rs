@@ -44,6 +44,9 @@ pub struct Args {
     /// Write the .cu file next to FILE and replace the loop in FILE by a call
     #[arg(long)]
     apply: bool,
+    /// Skip building the project with the edit after the search (the `check_build` setting)
+    #[arg(long)]
+    no_check_build: bool,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -53,6 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("cannot open {}", args.file.display()))?;
     let flags = SettingsLayer {
         strategy: args.strategy,
+        check_build: args.no_check_build.then_some(false),
         ..args.settings.layer()
     };
     let (settings, config_file) = Settings::load(&file, |k| std::env::var(k).ok(), &flags)?;
@@ -164,6 +168,20 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &project::CudaArch::choose(settings.gpu_arch.as_deref()),
         &project::read_from_disk,
     );
+    // Does the user's program still build (and on a GPU give the same results, faster)? Checked
+    // in scratch copies of the project as it is now, so before --apply writes anything.
+    let check = if settings.check_build {
+        project::check::after_offload(
+            &file,
+            &source,
+            &region,
+            &summary,
+            &build,
+            settings.nvcc.as_deref(),
+        )
+    } else {
+        None
+    };
     let mut written = Vec::new();
     if let Some(dir) = &args.out {
         written.extend(write_out(dir, &file, &source, &region, &summary, &build)?);
@@ -176,10 +194,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.json {
         let out = serde_json::json!({"loop": {"file": file, "line": lp.line, "end_line": lp.end_line, "kind": lp.kind},
                                      "region": region, "gpu": gpu, "result": summary, "build": build,
+                                     "check": check.as_ref().map(|c| match c {
+                                         Ok(report) => serde_json::to_value(report).unwrap_or_default(),
+                                         Err(e) => serde_json::json!({"error": e}),
+                                     }),
                                      "residency": residency, "written": written});
         println!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        print_human(&summary, &build, &written);
+        print_human(&summary, &build, check.as_ref(), &written);
         for r in &residency {
             println!("residency: {}", r.describe());
         }
@@ -329,10 +351,24 @@ fn apply(
     Ok(written)
 }
 
-fn print_human(s: &OffloadSummary, build: &BuildEdit, written: &[PathBuf]) {
+fn print_human(
+    s: &OffloadSummary,
+    build: &BuildEdit,
+    check: Option<&Result<project::check::CheckReport, String>>,
+    written: &[PathBuf],
+) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "result: {}", s.verdict);
     let _ = writeln!(out, "build:  {}", build.note);
+    match check {
+        Some(Ok(report)) => {
+            let _ = writeln!(out, "check:  {}", report.summary);
+        }
+        Some(Err(e)) => {
+            let _ = writeln!(out, "check:  not done: {e}");
+        }
+        None => {}
+    }
     if !s.verified {
         let _ = writeln!(
             out,

@@ -20,6 +20,63 @@ pub struct Tools {
     pub nvcc: Nvcc,
 }
 
+impl Tools {
+    /// nvcc (the setting, else found from `dir` and the usual places) and cmake, for `dir`.
+    pub fn find(dir: &Path, nvcc: Option<&Path>) -> Result<Tools, String> {
+        let mut roots = vec![dir.to_path_buf()];
+        roots.extend(crate::verify::toolchain::default_project_roots());
+        let nvcc = crate::verify::toolchain::find_nvcc(nvcc, &roots).map_err(|e| e.to_string())?;
+        Ok(Tools {
+            cmake: find_cmake(&roots),
+            nvcc,
+        })
+    }
+}
+
+impl CheckSettings {
+    /// The defaults, with the GPU of this machine or why there is none.
+    pub fn on_this_machine() -> CheckSettings {
+        CheckSettings {
+            gpu: crate::verify::gpu::detect_gpus()
+                .map(|g| g.first().map(|g| g.name.clone()).unwrap_or_default())
+                .map_err(|e| format!("no GPU here ({})", e.reason)),
+            ..CheckSettings::default()
+        }
+    }
+}
+
+/// The check that follows a search (`check_build`, on by default): the project with the offload's
+/// edit, built (and on a GPU run and timed) against the project as it is, in scratch copies.
+/// `None` where the project has no build this recognises.
+pub fn after_offload(
+    file: &Path,
+    source: &str,
+    region: &crate::analysis::OffloadRegion,
+    summary: &crate::search::offload::OffloadSummary,
+    build: &super::BuildEdit,
+    nvcc: Option<&Path>,
+) -> Option<Result<CheckReport, String>> {
+    let root = build.root.clone()?;
+    if build.system == BuildSystem::Other {
+        return None;
+    }
+    let run = || -> Result<CheckReport, String> {
+        let writes = super::offload_writes(
+            file,
+            source,
+            region,
+            &summary.kernel_file,
+            &summary.kernel_source,
+            build,
+        )
+        .map_err(|e| format!("cannot read a build file: {e}"))?;
+        let job = CheckJob::for_edit(build, writes).ok_or_else(|| build.note.clone())?;
+        let tools = Tools::find(&root, nvcc)?;
+        check(&job, &tools, &CheckSettings::on_this_machine()).map_err(|e| e.to_string())
+    };
+    Some(run())
+}
+
 /// `cmake` on PATH, else the one `scripts/setup` pins into `.toolchain/cmake`.
 pub fn find_cmake(project_roots: &[PathBuf]) -> Option<PathBuf> {
     let on_path = std::env::var_os("PATH").and_then(|p| {

@@ -214,6 +214,20 @@ fn offload_with_recorded_answers_reports_progress_and_applies_the_kernel() {
         "{resp}"
     );
     let job = result["jobId"].as_str().unwrap().to_string();
+    // The project is then built with the edit in scratch copies, in the background.
+    let checked = |m: &Value| {
+        m["method"] == "window/showMessage"
+            && m["params"]["message"].as_str().is_some_and(|t| {
+                t.starts_with(
+                    "cuda-offload: saxpy_cuda.cu: project builds before and after the edit",
+                )
+            })
+    };
+    assert!(
+        c.seen.iter().any(checked) || c.wait_for(SEARCH, checked).is_some(),
+        "{:?}",
+        messages(&c, "window/showMessage")
+    );
 
     let created = messages(&c, "window/workDoneProgress/create");
     assert_eq!(created.len(), 1, "{created:?}");

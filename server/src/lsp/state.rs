@@ -35,6 +35,8 @@ pub struct LspSettings {
     pub nvcc_path: Option<String>,
     pub gpu_arch: Option<String>,
     pub max_concurrent_searches: usize,
+    /// After a search, build the project with the edit in a scratch copy (default true).
+    pub check_build: Option<bool>,
 }
 
 impl Default for LspSettings {
@@ -53,6 +55,7 @@ impl Default for LspSettings {
             nvcc_path: None,
             gpu_arch: None,
             max_concurrent_searches: 2,
+            check_build: None,
         }
     }
 }

@@ -155,7 +155,7 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
         let _ = tx.send(p.clone());
     });
     let request = OffloadRequest {
-        file,
+        file: file.clone(),
         source: source.clone(),
         region: region.clone(),
         strategy: settings.strategy,
@@ -246,6 +246,7 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
     let line = now_text
         .and_then(|text| crate::lsp::state::relocate(&text, &loop_text, report.line))
         .unwrap_or(report.line);
+    let region_for_check = region.clone();
     store_result(
         state,
         &uri,
@@ -276,6 +277,16 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
         apply(client, state, &uri, &job_id).await
     };
     publish::diagnostics(client, state, &uri).await;
+    if settings.check_build.unwrap_or(true) {
+        check_build_after(
+            client.clone(),
+            file,
+            source,
+            region_for_check,
+            summary.clone(),
+            settings.nvcc_path.clone(),
+        );
+    }
     Ok(Some(serde_json::json!({
         "jobId": job_id,
         "state": "done",
@@ -287,6 +298,50 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
         "path": summary.path,
         "kernelFile": summary.kernel_file,
     })))
+}
+
+/// The project built with the offload's edit in scratch copies (on a GPU also run, compared and
+/// timed against its serial build), in the background: its verdict arrives as a message.
+fn check_build_after(
+    client: Client,
+    file: PathBuf,
+    source: String,
+    region: crate::analysis::OffloadRegion,
+    summary: crate::search::offload::OffloadSummary,
+    nvcc: Option<String>,
+) {
+    tokio::spawn(async move {
+        let kernel = summary.kernel_file.clone();
+        let checked = tokio::task::spawn_blocking(move || {
+            let build = crate::project::build_edit(
+                &file,
+                &summary.kernel_file,
+                &crate::project::CudaArch::choose(None),
+                &crate::project::read_from_disk,
+            );
+            crate::project::check::after_offload(
+                &file,
+                &source,
+                &region,
+                &summary,
+                &build,
+                nvcc.as_deref().map(std::path::Path::new),
+            )
+        })
+        .await;
+        let (kind, text) = match checked {
+            Ok(Some(Ok(report))) => (MessageType::INFO, report.summary),
+            Ok(Some(Err(e))) => (
+                MessageType::WARNING,
+                format!("the build check did not run: {e}"),
+            ),
+            Ok(None) => return,
+            Err(e) => (MessageType::WARNING, format!("the build check failed: {e}")),
+        };
+        client
+            .show_message(kind, format!("cuda-offload: {kernel}: {text}"))
+            .await;
+    });
 }
 
 fn store_result(state: &State, uri: &Uri, result: LoopResult) {

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
-use super::expand::{Expansions, key_of};
+use super::macro_expansion::{Expansions, key_of};
 use super::poly::Poly;
 use super::syntax::{
     Macros, for_each_descendant, line_of, mentions_word, parse_int_literal, subscript_index, text,
@@ -2416,11 +2416,11 @@ impl<'a> Collector<'a> {
 /// `min` or `max` when a two-parameter macro's body is the conditional that picks the smaller
 /// or larger argument (`#define MIN(a, b) ((a < b) ? a : b)`).
 fn minmax_macro(def: &str) -> Option<&'static str> {
-    let (params, body) = super::expand::function_macro(def)?;
-    let [_, _] = params.as_slice() else {
+    let m = super::macro_expansion::FunctionMacro::parse(def)?;
+    let [_, _] = m.params.as_slice() else {
         return None;
     };
-    let body = super::expand::substitute(&params, &body, &["$a".into(), "$b".into()])?;
+    let body = m.expand(&["$a".into(), "$b".into()])?;
     let shape: String = body
         .chars()
         .filter(|c| !c.is_whitespace() && !"()".contains(*c))

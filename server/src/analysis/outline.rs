@@ -310,9 +310,9 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
 
     // A macro the loop calls may subscript arrays (`SMVP(u)` reads `u[index - x]` and
     // `kx[index + 1]`): sizes and access modes come from the loop with its macros expanded
-    // (expansion.rs), which holds the direct references too.
+    // (macro_expansion.rs), which holds the direct references too.
     if !reached.is_empty()
-        && let Some(all) = super::expansion::expanded_array_refs(req.node, src, req.macros)
+        && let Some(all) = super::macro_expansion::expanded_array_refs(req.node, src, req.macros)
     {
         arrays = all.iter().map(renamed).collect();
     }

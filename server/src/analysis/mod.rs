@@ -791,7 +791,7 @@ fn nest_bytes(
                 .iter()
                 .all(|r| r.subs.get(dim).is_some_and(Option::is_some));
             let ext = if all_direct {
-                outline::extent_from_subscripts(subs.into_iter(), nest).and_then(|e| {
+                outline::extent_estimate(subs.into_iter(), nest).and_then(|e| {
                     let mut v = values.clone();
                     for s in e.vars() {
                         v.entry(s).or_insert(cost::OTHER_SYMBOL);

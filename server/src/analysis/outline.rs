@@ -48,10 +48,28 @@ pub fn max_over(p: &Poly, nest: &[Induction]) -> Option<Poly> {
     Some(p)
 }
 
-/// Elements an array needs for the subscripts `subs` (1-D or the first dimension).
+/// Elements an array needs for the subscripts `subs` (1-D or the first dimension): enough for
+/// every subscript whatever the sizes, as a harness allocates them.
 pub fn extent_from_subscripts<'a>(
     subs: impl Iterator<Item = &'a Poly>,
     nest: &[Induction],
+) -> Option<Poly> {
+    extent_of(subs, nest, true)
+}
+
+/// Elements an array likely spans, for the cost model: where two subscripts' reach depends on
+/// which symbol is larger (`a[i]`, `a[j]`), the one that grows faster counts alone.
+pub fn extent_estimate<'a>(
+    subs: impl Iterator<Item = &'a Poly>,
+    nest: &[Induction],
+) -> Option<Poly> {
+    extent_of(subs, nest, false)
+}
+
+fn extent_of<'a>(
+    subs: impl Iterator<Item = &'a Poly>,
+    nest: &[Induction],
+    cover_both: bool,
 ) -> Option<Poly> {
     let mut best: Option<Poly> = None;
     for s in subs {
@@ -64,8 +82,13 @@ pub fn extent_from_subscripts<'a>(
         best = match best {
             None => Some(ext),
             Some(b) => {
-                // Symbols are sizes: compare the two candidates as the sizes grow.
+                // Symbols are sizes: compare the two candidates as the sizes grow. Where that
+                // depends on which symbol is larger (`a[i]` and `a[j]`), take a bound of both.
                 let d = ext.sub(&b)?;
+                if cover_both && d.mixed_signs() {
+                    best = Some(ext.termwise_max(&b));
+                    continue;
+                }
                 let large: HashMap<String, f64> = d.vars().into_iter().map(|v| (v, 1e6)).collect();
                 if d.eval(&large)? > 0.0 {
                     Some(ext)
@@ -139,7 +162,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 ty: t.clone(),
                 ..d.clone()
             },
-            None => d.clone(),
+            None => super::dims::through_array_typedef(d, req.macros).unwrap_or(d.clone()),
         })
         .collect();
     // Globals the function does not shadow are passed as parameters of their own.
@@ -789,7 +812,17 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         }
     }
     for (name, shape) in &flat_arrays {
-        edits.extend(super::dims::flatten_edits(body_node, src, name, shape)?);
+        let via_path = paths.paths.iter().any(|p| p.param == *name);
+        let is_use = |n: Node| {
+            if via_path {
+                paths.nodes.get(&n.id()) == Some(name)
+            } else {
+                n.kind() == "identifier" && text(n, src) == name.as_str()
+            }
+        };
+        edits.extend(super::dims::flatten_edits(
+            body_node, src, name, shape, is_use,
+        )?);
     }
     for (obj, method, start, end) in &req.facts.method_calls {
         if start < &body_node.start_byte() || end > &body_node.end_byte() {
@@ -824,7 +857,14 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     for p in ordered.iter_mut() {
         if let Some(path) = paths.paths.iter().find(|m| m.param == p.region.name) {
             let by_address = p.region.is_array && !p.decl.is_array();
-            p.region.call_arg = if by_address {
+            p.region.call_arg = if let Some(shape) = flat_arrays.get(&p.region.name) {
+                // Rows travel flat from their first element.
+                Some(format!(
+                    "&{}{}",
+                    path.call_arg,
+                    "[0]".repeat(shape.inner.len() + 1)
+                ))
+            } else if by_address {
                 Some(format!("&{}", path.call_arg))
             } else {
                 (path.call_arg != path.param).then(|| path.call_arg.clone())

@@ -246,7 +246,8 @@ fn field_of(mut d: Node, src: &[u8], ty: &str) -> Option<Field> {
     };
     for _ in 0..16 {
         match d.kind() {
-            "field_identifier" | "identifier" => {
+            // A typedef's declarator names a type (`typedef real_t real3[3]`).
+            "field_identifier" | "identifier" | "type_identifier" => {
                 f.name = text(d, src).to_string();
                 return Some(f);
             }

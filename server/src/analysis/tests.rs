@@ -630,3 +630,60 @@ void block(double* out) {
     assert_eq!(by(&r, "t").extent.as_deref(), Some("(8)*3"));
     assert_eq!(by(&r, "t").access, Access::Write);
 }
+
+/// Array typedefs (issue #17, CoMD's `typedef real_t real3[3]`): a field or variable of rows
+/// travels flat; an array of pointers, whose rows are allocated one by one, is refused.
+#[test]
+fn array_typedef_rows_travel_flat_and_arrays_of_pointers_are_refused() {
+    let src = "\
+typedef double real_t;
+typedef real_t real3[3];
+struct Atoms { int n; real3* r; real3* f; real_t* rows[6]; };
+void kick(Atoms* a, real_t dt) {
+    for (int i = 0; i < a->n; ++i) for (int m = 0; m < 3; ++m) a->f[i][m] += dt * a->r[i][m];
+}
+void face(Atoms* a, int k) {
+    for (int m = 0; m < 3; ++m) a->rows[k][m] = 0.0;
+}
+void diff(const Atoms* a, int i, int j, real_t* out) {
+    real3 dr;
+    for (int m = 0; m < 3; ++m) { dr[m] = a->r[i][m] - a->r[j][m]; out[m] = dr[m]; }
+}
+void shift(int n, real3* p, const real3 d) {
+    for (int i = 0; i < n; ++i) for (int m = 0; m < 3; ++m) p[i][m] += d[m];
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let by = |r: &OffloadRegion, n: &str| r.params.iter().find(|p| p.name == n).cloned().unwrap();
+    // `a->f` is rows of three: `(a_n)*3` doubles from `&a->f[0][0]`, indexed row-major.
+    let kick = region(5).unwrap();
+    let f = by(&kick, "a_f");
+    assert_eq!(f.elem_type, "double");
+    assert_eq!(f.extent.as_deref(), Some("(a_n)*3"));
+    assert_eq!(f.call_arg.as_deref(), Some("&a->f[0][0]"));
+    assert_eq!(f.access, Access::ReadWrite);
+    assert_eq!(by(&kick, "a_r").access, Access::Read);
+    assert!(
+        kick.source.contains("a_f[((i) * (3) + (m))]"),
+        "{}",
+        kick.source
+    );
+    // `real_t* rows[6]` is six separate allocations, not a 6x3 block.
+    let why = region(8).unwrap_err().to_string();
+    assert!(why.contains("an array of pointers"), "{why}");
+    // Two rows read at unrelated indices: the extent covers both, whichever is larger.
+    let d = region(12).unwrap();
+    assert_eq!(by(&d, "a_r").extent.as_deref(), Some("(i + j + 1)*3"));
+    assert_eq!(by(&d, "dr").extent.as_deref(), Some("3"));
+    // A parameter of rows and a `const real3` (one row) as plain variables.
+    let s = region(15).unwrap();
+    assert_eq!(by(&s, "p").extent.as_deref(), Some("(n)*3"));
+    assert_eq!(by(&s, "d").extent.as_deref(), Some("3"));
+    compile_regions(&[
+        ("kick".into(), kick),
+        ("diff".into(), d),
+        ("shift".into(), s),
+    ]);
+}

@@ -165,6 +165,7 @@ pub fn member_paths(
     decl_of: &HashMap<&str, &VarDecl>,
     locals: &HashSet<String>,
     this_class: Option<&Record>,
+    skip: impl Fn(Node) -> bool,
 ) -> Result<PathScan, String> {
     let mut scan = PathScan::default();
     // (node, root name or "this", segments starting from the root's record, implicit this)
@@ -175,6 +176,9 @@ pub fn member_paths(
             && !locals.contains(name)
     };
     for_each_descendant(node, |n| {
+        if skip(n) {
+            return false;
+        }
         let outermost = !n.parent().is_some_and(|p| {
             p.kind() == "field_expression"
                 && p.child_by_field_name("argument").map(|a| a.id()) == Some(n.id())
@@ -274,7 +278,7 @@ pub fn member_paths(
         .filter(|r| *r != "this")
         .collect();
     for_each_descendant(node, |n| {
-        if path_node_ids.contains(&n.id()) {
+        if path_node_ids.contains(&n.id()) || skip(n) {
             return false;
         }
         if n.kind() == "identifier" {
@@ -456,12 +460,19 @@ fn walk(rec: &Record, segs: &[(String, String)], macros: &Macros) -> Result<Fiel
                 })?;
             }
             None => {
-                let ty = scalar_of(&f.ty, macros).ok_or_else(|| {
-                    format!(
-                        "the field `{name}` has type `{}`, which a generated test harness cannot fill",
-                        f.ty
-                    )
-                })?;
+                // A flat array of plain-data structs (`SpeciesData* species`) is filled like a
+                // parameter of that type, field by field.
+                let records = f.pointer + f.dims.len() == 1
+                    && (f.pointer == 0 || declared.dims.is_empty())
+                    && pod_layout(&f.ty, macros).is_ok();
+                let ty = scalar_of(&f.ty, macros)
+                    .or_else(|| records.then(|| f.ty.clone()))
+                    .ok_or_else(|| {
+                        format!(
+                            "the field `{name}` has type `{}`, which a generated test harness cannot fill",
+                            f.ty
+                        )
+                    })?;
                 // Rows travel flat when their inner sizes are constants, which the outliner
                 // checks (dims.rs): a fixed 2-D array, or one pointer to fixed arrays (`real3* p`
                 // with `typedef double real3[3]`). An array of pointers (`double* a[6]`, whose

@@ -30,6 +30,8 @@ pub struct OutlineRequest<'a, 't> {
     pub line: usize,
     pub end_line: usize,
     pub work: WorkEstimate,
+    /// Bounds of the loop evaluated once at the call site (invariant_bounds.rs).
+    pub hoisted: &'a [super::invariant_bounds::HoistedBound],
 }
 
 /// The greatest value of `p` over the iteration space (`None` when it cannot be bounded).
@@ -180,6 +182,14 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             });
         }
     }
+    // A hoisted bound is one parameter: what it reads is not the region's.
+    let in_hoisted = |n: Node| {
+        req.hoisted.iter().any(|h| {
+            h.ranges
+                .iter()
+                .any(|&(s, e)| n.start_byte() >= s && n.end_byte() <= e)
+        })
+    };
     // Member paths (`chunk->u`, `s.n`, a field of `this`) become variables of their own.
     let paths: super::members::PathScan = {
         let decl_of: HashMap<&str, &VarDecl> =
@@ -191,6 +201,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             &decl_of,
             &req.facts.locals,
             this_class.as_ref(),
+            in_hoisted,
         )?
     };
     for p in &paths.paths {
@@ -252,7 +263,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     let mut used_macros: BTreeSet<String> = BTreeSet::new();
     let mut unknown: Option<String> = None;
     for_each_descendant(req.node, |n| {
-        if n.kind() == "qualified_identifier" {
+        if n.kind() == "qualified_identifier" || in_hoisted(n) {
             return false;
         }
         if let Some(p) = paths.nodes.get(&n.id()) {
@@ -339,6 +350,14 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     {
         arrays = all.iter().map(renamed).collect();
     }
+
+    // The reads of a hoisted bound happen at the call site.
+    let squashed = |t: &str| t.split_whitespace().collect::<String>();
+    arrays.retain(|r| {
+        !req.hoisted
+            .iter()
+            .any(|h| squashed(&h.call_arg) == squashed(&r.text))
+    });
 
     let written_scalars: HashSet<String> = req
         .facts
@@ -508,6 +527,35 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 },
             });
         }
+    }
+
+    for h in req.hoisted {
+        params.push(Param {
+            decl: VarDecl {
+                name: h.symbol.clone(),
+                ty: h.ty.clone(),
+                pointer: 0,
+                reference: false,
+                vector: false,
+                array_size: None,
+                dims: Vec::new(),
+                is_const: true,
+                is_param: true,
+                init: None,
+                literal_init: false,
+                start_byte: h.ranges.first().map_or(0, |r| r.0),
+            },
+            region: RegionParam {
+                name: h.symbol.clone(),
+                elem_type: h.ty.clone(),
+                is_array: false,
+                access: Access::Read,
+                extent: None,
+                is_size: true,
+                input: None,
+                call_arg: Some(h.call_arg.clone()),
+            },
+        });
     }
 
     // Sizes of `v.size()` become parameters of their own.
@@ -733,7 +781,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
 
     // The whole function is the region when its body is the nest (plus constants) and its
     // parameters already have the contract's shape.
-    let whole = if this_class.is_some() {
+    // A hoisted bound is evaluated where the loop was, which a whole function has no place for.
+    let whole = if this_class.is_some() || !req.hoisted.is_empty() {
         None
     } else {
         whole_function_params(func, req, decls, &params)
@@ -835,6 +884,12 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         };
         edits.retain(|(s, e, _)| !(s >= start && e <= end));
         edits.push((*start, *end, replacement));
+    }
+    for h in req.hoisted {
+        for &(s, e) in &h.ranges {
+            edits.retain(|(a, b, _)| *b <= s || *a >= e);
+            edits.push((s, e, h.symbol.clone()));
+        }
     }
     edits.sort_by_key(|e| e.0);
     let mut body = String::new();

@@ -687,3 +687,96 @@ void shift(int n, real3* p, const real3 d) {
         ("shift".into(), s),
     ]);
 }
+
+/// Data bounds invariant in the loop (issue #17, CoMD's `ii < s->boxes->nAtoms[iBox]`, NPB's
+/// `k = rowstr[j]; k < rowstr[j+1]`) are evaluated once at the call site; a bound the loop
+/// changes, or one of a nested loop, keeps the region refused.
+#[test]
+fn invariant_data_bounds_become_parameters_evaluated_at_the_call_site() {
+    let src = "\
+struct Boxes { int* nAtoms; };
+struct Sim { Boxes* boxes; double* x; };
+void row(const int* rowstr, int j, int* colidx, int first) {
+    for (int k = rowstr[j]; k < rowstr[j+1]; k++) colidx[k] = colidx[k] - first;
+}
+void atoms(Sim* s, int iBox, double dt) {
+    for (int iOff = 64*iBox, ii = 0; ii < s->boxes->nAtoms[iBox]; ii++, iOff++) s->x[iOff] *= dt;
+}
+void grows(int* rowstr, int j, int* colidx) {
+    for (int k = 0; k < rowstr[j]; k++) { colidx[k] = 0; rowstr[j] = 0; }
+}
+void nest(const int* rowstr, int rows, const double* v, double* out) {
+    for (int j = 0; j < rows; j++) { double t = 0; for (int k = rowstr[j]; k < rowstr[j+1]; k++) t += v[k]; out[j] = t; }
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let by = |r: &OffloadRegion, n: &str| r.params.iter().find(|p| p.name == n).cloned().unwrap();
+    let r = region(4).unwrap();
+    assert_eq!(by(&r, "k_begin").call_arg.as_deref(), Some("rowstr[j]"));
+    assert_eq!(by(&r, "k_end").call_arg.as_deref(), Some("rowstr[j+1]"));
+    assert!(by(&r, "k_end").is_size);
+    assert_eq!(by(&r, "colidx").extent.as_deref(), Some("k_end"));
+    assert!(
+        !r.params.iter().any(|p| p.name == "rowstr"),
+        "the bound's array is read at the call site only: {:?}",
+        r.params
+    );
+    assert!(r.source.contains("k = k_begin; k < k_end;"), "{}", r.source);
+    // Through a member path, with a second counter derived from the tested one.
+    let r = region(7).unwrap();
+    assert_eq!(
+        by(&r, "ii_end").call_arg.as_deref(),
+        Some("s->boxes->nAtoms[iBox]")
+    );
+    assert_eq!(by(&r, "s_x").extent.as_deref(), Some("64*iBox + ii_end"));
+    assert!(!r.source.contains("nAtoms"), "{}", r.source);
+    // The loop writes the element its bound reads: not invariant, no region.
+    let why = region(10).unwrap_err().to_string();
+    assert!(
+        why.contains("its bound `rowstr[j]` changes inside the loop"),
+        "{why}"
+    );
+    // The outer loop's nest: the inner bounds change with `j`.
+    let why = region(13).unwrap_err().to_string();
+    assert!(
+        why.contains("cannot tell how many elements `v` has"),
+        "{why}"
+    );
+    compile_regions(&[
+        ("row".into(), region(4).unwrap()),
+        ("atoms".into(), region(7).unwrap()),
+    ]);
+}
+
+/// A member path ending at an array of plain-data structs is filled like a parameter of that
+/// type; its extent still has to be known.
+#[test]
+fn a_member_array_of_plain_structs_is_a_parameter_of_that_type() {
+    let src = "\
+typedef struct { char name[3]; int z; double mass; } Species;
+struct Sim { int n; Species* species; int* kind; };
+void masses(Sim* s, double* m) {
+    for (int i = 0; i < s->n; ++i) m[i] = s->species[i].mass;
+}
+void gather(Sim* s, double* m) {
+    for (int i = 0; i < s->n; ++i) m[i] = s->species[s->kind[i]].mass;
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let r = region(4).unwrap();
+    let sp = r.params.iter().find(|p| p.name == "s_species").unwrap();
+    assert_eq!(sp.elem_type, "Species");
+    assert_eq!(sp.extent.as_deref(), Some("s_n"));
+    assert_eq!(sp.call_arg.as_deref(), Some("s->species"));
+    assert!(r.types.record("Species").is_some());
+    let why = region(7).unwrap_err().to_string();
+    assert!(
+        why.contains("cannot tell how many elements `s_species` has"),
+        "{why}"
+    );
+    compile_regions(&[("masses".into(), r)]);
+}

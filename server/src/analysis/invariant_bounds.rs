@@ -1,5 +1,5 @@
 //! Bounds a loop reads from data once (`ii < s->boxes->nAtoms[iBox]`, `k = rowstr[j]; k <
-//! rowstr[j + 1]`): the analysis proved the element invariant in the loop (nothing the loop does
+//! rowstr[j + 1]`, `k < *nzv`): the analysis proved the element invariant in the loop (nothing the loop does
 //! writes what it reads, `facts.rs`'s `invariant_symbol`), so evaluating it once where the loop
 //! was gives the same iterations as evaluating it before each one. The outliner then passes it as
 //! an integer parameter (`ii_end`, the call site passing `s->boxes->nAtoms[iBox]`), the region's
@@ -38,7 +38,7 @@ pub fn hoist(
     declared: Option<&str>,
     taken: impl Fn(&str) -> bool,
 ) -> Option<(Induction, Vec<HoistedBound>)> {
-    if node.kind() != "for_statement" || !ind.data_dependent {
+    if node.kind() != "for_statement" {
         return None;
     }
     let header: Vec<Node> = ["initializer", "condition"]
@@ -56,7 +56,7 @@ pub fn hoist(
         .map(|v| (true, v))
         .chain(ind.upper.vars().into_iter().map(|v| (false, v)))
     {
-        if !var.contains('[') || hoisted.iter().any(|h| squash(&h.call_arg) == var) {
+        if !is_read_through(&var) || hoisted.iter().any(|h| squash(&h.call_arg) == var) {
             continue;
         }
         let ranges = spelled_in(&header, src, &var);
@@ -103,6 +103,12 @@ pub fn hoist(
         },
         hoisted,
     ))
+}
+
+/// A bound symbol that reads memory a plain size parameter cannot stand for: an element
+/// (`rowstr[j]`) or what a pointer points to (`*nzv`).
+fn is_read_through(var: &str) -> bool {
+    var.contains('[') || var.starts_with('*')
 }
 
 /// Byte ranges of the outermost expressions under `roots` spelled `squashed` (spaces aside).

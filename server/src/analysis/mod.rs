@@ -475,9 +475,7 @@ fn outline_loop(
     // A bound read from data but invariant in the loop is evaluated once, at the call site.
     let mut hoisted = Vec::new();
     let mut with_hoisted: Option<Vec<LoopInfo>> = None;
-    if work.is_none()
-        && let Some(ind) = &infos[idx].facts.induction
-    {
+    if let Some(ind) = &infos[idx].facts.induction {
         let declared = decls
             .iter()
             .find(|d| d.name == ind.var)

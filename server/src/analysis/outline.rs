@@ -143,9 +143,20 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         None => None,
     };
     let func_name = func_name.replace("::", "_");
-    // Parameters of the templates around the function: the loop may not name them (templates.rs).
+    // Parameters of the templates around the function: the loop may not name them, except an
+    // integral value it only reads, which becomes a parameter (templates.rs).
     let template_params = super::templates::parameters_in_scope(func, src)?;
-    if req.in_template && template_params.is_empty() {
+    let value_params: Vec<(String, String)> =
+        super::templates::integral_value_parameters(func, src)
+            .into_iter()
+            .filter(|(n, _)| super::templates::named_only_as_value(req.node, src, n))
+            .collect();
+    let in_known_template = !template_params.is_empty();
+    let template_params: Vec<String> = template_params
+        .into_iter()
+        .filter(|t| !value_params.iter().any(|(v, _)| v == t))
+        .collect();
+    if req.in_template && !in_known_template {
         return Err(format!(
             "`{func_name}` is a template: its types are only known per instantiation"
         ));
@@ -169,6 +180,22 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         .collect();
     // Globals the function does not shadow are passed as parameters of their own.
     let mut resolved = resolved;
+    for (name, ty) in &value_params {
+        resolved.push(VarDecl {
+            name: name.clone(),
+            ty: ty.clone(),
+            pointer: 0,
+            reference: false,
+            vector: false,
+            array_size: None,
+            dims: Vec::new(),
+            is_const: true,
+            is_param: true,
+            init: None,
+            literal_init: false,
+            start_byte: func.start_byte(),
+        });
+    }
     let mut root = func;
     while let Some(p) = root.parent() {
         root = p;
@@ -272,7 +299,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             }
             return false;
         }
-        if n.kind() == "type_identifier" {
+        // tree-sitter reads `TRUE`, `FALSE` and `NULL` as literals; a file may define them.
+        if matches!(n.kind(), "type_identifier" | "true" | "false" | "null") {
             let name = text(n, src).to_string();
             if req.macros.definitions.contains_key(&name) {
                 used_macros.insert(name);

@@ -780,3 +780,103 @@ void gather(Sim* s, double* m) {
     );
     compile_regions(&[("masses".into(), r)]);
 }
+
+/// Integral template values the loop only reads (issue #17, miniMD's `template<int EVFLAG>`)
+/// are read-only integers to the region; a value used where a constant is required, or a type
+/// parameter, keeps it refused.
+#[test]
+fn integral_template_values_read_as_values_become_parameters() {
+    let src = "\
+template <int EVFLAG, bool HALF> void forces(int n, const double* x, double* f, double* e) {
+    for (int i = 0; i < n; ++i) { f[i] = HALF ? 0.5 * x[i] : x[i]; if (EVFLAG) e[i] = x[i]; }
+}
+template <int N> void fixed(int n, double* y) {
+    for (int i = 0; i < n; ++i) { double t[N]; t[0] = 1.0; y[i] = t[0]; }
+}
+template <int N> void chosen(int n, double* y) {
+    for (int i = 0; i < n; ++i) { if constexpr (N > 1) y[i] = 1.0; }
+}
+template <typename T> void typed(int n, T* y) {
+    for (int i = 0; i < n; ++i) y[i] = y[i] + y[i];
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let r = region(2).unwrap();
+    for (name, ty) in [("EVFLAG", "int"), ("HALF", "bool")] {
+        let p = r.params.iter().find(|p| p.name == name).unwrap();
+        assert_eq!(p.elem_type, ty);
+        assert!(!p.is_array && p.access == Access::Read && p.call_arg.is_none());
+    }
+    let why = |line: usize| region(line).unwrap_err().to_string();
+    assert!(
+        why(5).contains("`N`, a template parameter of `fixed`"),
+        "{}",
+        why(5)
+    );
+    assert!(
+        why(8).contains("`N`, a template parameter of `chosen`"),
+        "{}",
+        why(8)
+    );
+    assert!(
+        why(11).contains("names `T`, a template parameter of `typed`"),
+        "{}",
+        why(11)
+    );
+    compile_regions(&[("forces".into(), r)]);
+}
+
+/// A bound read through a pointer the loop does not change (NPB's `k < *nzv`) is evaluated once
+/// too; one the loop writes through is not invariant.
+#[test]
+fn a_bound_read_through_a_pointer_becomes_a_parameter() {
+    let src = "\
+void scale(double* v, const int* nzv, double s) {
+    for (int k = 0; k < *nzv; k++) v[k] = s * v[k];
+}
+void grow(double* v, int* nzv) {
+    for (int k = 0; k < *nzv; k++) { v[k] = 0.0; *nzv = 1; }
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let r = region(2).unwrap();
+    let end = r.params.iter().find(|p| p.name == "k_end").unwrap();
+    assert_eq!(end.call_arg.as_deref(), Some("*nzv"));
+    assert_eq!(
+        r.params
+            .iter()
+            .find(|p| p.name == "v")
+            .unwrap()
+            .extent
+            .as_deref(),
+        Some("k_end")
+    );
+    assert!(!r.params.iter().any(|p| p.name == "nzv"), "{:?}", r.params);
+    let why = region(5).unwrap_err().to_string();
+    assert!(
+        why.contains("its bound `*nzv` changes inside the loop"),
+        "{why}"
+    );
+    compile_regions(&[("scale".into(), r)]);
+}
+
+/// tree-sitter reads `TRUE`, `FALSE` and `NULL` as literals: where the file defines them as
+/// macros (NPB's `#define TRUE 1`), the region carries their definitions.
+#[test]
+fn true_and_false_defined_as_macros_travel_with_the_region() {
+    let src = "\
+#define TRUE 1
+#define FALSE 0
+void flags(int n, const int* a, int* f) {
+    for (int i = 0; i < n; ++i) f[i] = a[i] > 0 ? TRUE : FALSE;
+}
+";
+    let (_, r) = outline_at(src.as_bytes(), Language::Cpp, 4, &Headers::default()).unwrap();
+    assert!(r.source.contains("#define TRUE 1"), "{}", r.source);
+    assert!(r.source.contains("#define FALSE 0"), "{}", r.source);
+    compile_regions(&[("flags".into(), r)]);
+}

@@ -530,8 +530,14 @@ impl<'a> Extractor<'a> {
                         let Some(name) = declarator_name(d, src) else {
                             continue;
                         };
+                        // `real3 dr;` with `typedef double real3[3]` is an array.
+                        let array_typedef = self
+                            .macros
+                            .type_shapes
+                            .get(ty.trim())
+                            .is_some_and(|s| s.pointer == 0 && !s.dims.is_empty());
                         let shape = match declarator_shape(d) {
-                            Shape::Value if container => Shape::Storage,
+                            Shape::Value if container || array_typedef => Shape::Storage,
                             Shape::Value if ty.trim() == "auto" => Shape::Auto,
                             other => other,
                         };
@@ -833,11 +839,25 @@ impl Collector<'_> {
         let v = unparen(value);
         let outer = |n: Node| {
             let n = unparen(n);
-            (n.kind() == "identifier" && {
-                let name = self.t(n);
-                !self.locals.contains(&name) && !self.inductions.contains(&name)
-            })
-            .then(|| self.t(n))
+            let shared =
+                |name: &str| !self.locals.contains(name) && !self.inductions.contains(name);
+            match n.kind() {
+                "identifier" => shared(&self.t(n)).then(|| self.t(n)),
+                // A member array (`&neighbor.neighbors[i * maxneighs]`) whose path the loop
+                // does not change, nor any element of: reads through the pointer are reads of it.
+                "field_expression" => {
+                    let path = squash(&self.t(n));
+                    let plain = path
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || "_.->".contains(c));
+                    let root = written_root(n, self.src)?;
+                    (plain
+                        && shared(&root)
+                        && !self.written_paths.iter().any(|w| path_conflict(w, &path)))
+                    .then(|| self.t(n))
+                }
+                _ => None,
+            }
         };
         match v.kind() {
             "identifier" => Some((outer(v)?, Poly::constant(0))),
@@ -850,11 +870,11 @@ impl Collector<'_> {
                     v.child_by_field_name("right")?,
                 );
                 if let Some(a) = outer(l)
-                    && let Some(e) = self.poly(r)
+                    && let Some(e) = self.offset_poly(r)
                 {
                     return Some((a, e));
                 }
-                Some((outer(r)?, self.poly(l)?))
+                Some((outer(r)?, self.offset_poly(l)?))
             }
             "pointer_expression" => {
                 if self.t(v.child_by_field_name("operator")?) != "&" {
@@ -865,10 +885,27 @@ impl Collector<'_> {
                     return None;
                 }
                 let a = outer(sub.child_by_field_name("argument")?)?;
-                Some((a, self.poly(subscript_index(sub)?)?))
+                Some((a, self.offset_poly(subscript_index(sub)?)?))
             }
             _ => None,
         }
+    }
+
+    /// A pointer's offset into its array: a polynomial whose symbols may include sizes the loop
+    /// cannot change (`i * neighbor.maxneighs`), but no element read from data.
+    fn offset_poly(&self, node: Node) -> Option<Poly> {
+        if let Some(p) = self.poly(node) {
+            return Some(p);
+        }
+        // Reading the offset is no bound of the loop: leave the data-bound flag as it was.
+        let before = self.data_bound.get();
+        let p = self.poly_at(node, 0, true);
+        self.data_bound.set(before);
+        p.filter(|p| {
+            p.vars()
+                .iter()
+                .all(|v| !v.contains('[') && !v.contains('('))
+        })
     }
 
     fn sym(&self, name: &str) -> Option<Poly> {

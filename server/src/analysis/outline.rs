@@ -1014,7 +1014,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         region.types = super::region::RegionTypes::new(definitions, records.clone());
     }
     let mut source = String::new();
-    for m in &used_macros {
+    // A typedef or macro after those it names (`typedef real_t real3[3]` after `real_t`).
+    for m in &dependency_order(&used_macros, req.macros) {
         if let Some(def) = req.macros.definitions.get(m) {
             source.push_str(def);
             source.push('\n');

@@ -652,6 +652,9 @@ void diff(const Atoms* a, int i, int j, real_t* out) {
 void shift(int n, real3* p, const real3 d) {
     for (int i = 0; i < n; ++i) for (int m = 0; m < 3; ++m) p[i][m] += d[m];
 }
+void own(int n, const real_t* a, real_t* out) {
+    for (int i = 0; i < n; ++i) { real3 d; for (int m = 0; m < 3; ++m) d[m] = a[3*i+m]; out[i] = d[0] + d[2]; }
+}
 ";
     let region = |line: usize| {
         outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
@@ -681,10 +684,19 @@ void shift(int n, real3* p, const real3 d) {
     let s = region(15).unwrap();
     assert_eq!(by(&s, "p").extent.as_deref(), Some("(n)*3"));
     assert_eq!(by(&s, "d").extent.as_deref(), Some("3"));
+    // A loop declaring a `real3` of its own: a map, carrying both typedefs in dependency order.
+    let o = region(18).unwrap();
+    assert_eq!(o.kind, LoopKind::Map);
+    let (at_t, at_3) = (
+        o.source.find("typedef double real_t;").unwrap(),
+        o.source.find("typedef real_t real3[3];").unwrap(),
+    );
+    assert!(at_t < at_3, "{}", o.source);
     compile_regions(&[
         ("kick".into(), kick),
         ("diff".into(), d),
         ("shift".into(), s),
+        ("own".into(), o),
     ]);
 }
 

@@ -60,6 +60,13 @@ pub fn classify(f: &LoopFacts) -> Verdict {
         if ws.is_empty() {
             continue;
         }
+        // Every touch of the array adds into it with one operator, some at data-dependent
+        // positions (miniMD's `f[i*PAD] += ..; f[j*PAD] -= ..` with `j = neighs[k]`): the
+        // updates commute, whichever iterations meet, so the loop is a histogram (atomics).
+        if let Some(indirect) = commuting_updates(refs) {
+            histograms.push(indirect.text.clone());
+            continue;
+        }
         for w in &ws {
             let direct = w.subs.iter().all(Option::is_some);
             if !direct {
@@ -366,6 +373,25 @@ fn collision(w: &ArrayRef, counter: &str, nest_vars: &[String]) -> Option<Verdic
         }
     }
     None
+}
+
+/// The first data-dependent update when every reference of an array is an update with one
+/// associative operator (`-=` counts as `+`) that reads nothing else of it, and at least one
+/// lands at a data-dependent position.
+fn commuting_updates<'r>(refs: &[&'r ArrayRef]) -> Option<&'r ArrayRef> {
+    let mut op = None;
+    for r in refs {
+        let Some(WriteKind::Accumulate(o)) = &r.write else {
+            return None;
+        };
+        if r.scan_operand.is_some() || op.is_some_and(|p: &String| p != o) {
+            return None;
+        }
+        op = Some(o);
+    }
+    refs.iter()
+        .copied()
+        .find(|r| r.subs.iter().any(Option::is_none))
 }
 
 enum Dep {

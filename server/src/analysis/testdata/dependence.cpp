@@ -129,3 +129,57 @@ void mirror_overlap(int x, int h, int depth, double* buf) {
     for (int k = 0; k < depth; k++)  // expect: kind=sequential
         buf[h - k + 4] = buf[h + k];
 }
+
+// Pair forces from a neighbour list: every touch of `f` adds into it (`-=` is adding the
+// negation), some at positions read from data, so the updates commute: a histogram. A plain read
+// of `f`, or a second operator, breaks that.
+void pair_forces(int n, const int* list, int per, const double* x, double* f) {
+    for (int i = 0; i < n; i++) {  // expect: kind=histogram
+        const int* neigh = &list[i * per];
+        for (int k = 0; k < per; k++) {  // expect: kind=histogram
+            int j = neigh[k];
+            double d = x[i] - x[j];
+            f[i] += d;
+            f[j] -= d;
+        }
+    }
+    for (int i = 0; i < n; i++) {  // expect: kind=sequential reason="cannot compare with the write"
+        int j = list[i];
+        f[i] += f[j];
+        f[j] -= 1.0;
+    }
+    for (int i = 0; i < n; i++) {  // expect: kind=sequential
+        int j = list[i];
+        f[i] += x[i];
+        f[j] *= 2.0;
+    }
+}
+
+// A local pointer into a member array the loop does not change reads that array; one into a
+// member array the loop writes may alias its writes.
+struct Neighbours { int* ids; int per; };
+void through_member(int n, const Neighbours& nb, const double* x, double* out) {
+    for (int i = 0; i < n; i++) {  // expect: kind=map
+        const int* ids = &nb.ids[i * nb.per];
+        double s = 0.0;
+        for (int k = 0; k < nb.per; k++) s += x[ids[k]];  // expect: kind=reduction
+        out[i] = s;
+    }
+}
+void through_written_member(int n, Neighbours& nb, double* out) {
+    for (int i = 0; i < n; i++) {  // expect: kind=sequential reason="through the local pointer `ids`"
+        int* ids = &nb.ids[i * nb.per];
+        out[i] = ids[1];
+        nb.ids[i] = 0;
+    }
+}
+
+// A local of an array typedef is an array of the iteration's own.
+typedef double vec3[3];
+void own_vector(int n, const double* a, double* out) {
+    for (int i = 0; i < n; i++) {  // expect: kind=map
+        vec3 d;
+        for (int m = 0; m < 3; m++) d[m] = a[3 * i + m];  // expect: kind=map hot=no
+        out[i] = d[0] + d[1] + d[2];
+    }
+}

@@ -183,3 +183,24 @@ void own_vector(int n, const double* a, double* out) {
         out[i] = d[0] + d[1] + d[2];
     }
 }
+
+// A temporary declared before the loop is private when the next mention after the loop is a
+// `for` that assigns it afresh; not when that `for` reads it first.
+void count_rows(int n, const int* col, int* rows, int m) {
+    int i, j;
+    for (i = 0; i < n; i++) {  // expect: kind=histogram
+        j = col[i] + 1;
+        rows[j] = rows[j] + 1;
+    }
+    for (j = 1; j < m; j++)  // expect: kind=sequential
+        rows[j] = rows[j] + rows[j - 1];
+}
+void count_rows_on(int n, const int* col, int* rows, int m) {
+    int i, j;
+    for (i = 0; i < n; i++) {  // expect: kind=sequential reason="`j` is declared outside the loop"
+        j = col[i] + 1;
+        rows[j] = rows[j] + 1;
+    }
+    for (j = j + 1; j < m; j++)  // expect: kind=sequential
+        rows[j] = rows[j] + rows[j - 1];
+}

@@ -1659,7 +1659,26 @@ impl Collector<'_> {
                 } else if left.kind() == "subscript_expression"
                     && let Some((red, operand, same)) = self.array_self_operand(left, right)
                 {
-                    if same {
+                    // `a[j] = a[j] + a[j-1]` is `a[j] += a[j-1]`: an in-place scan.
+                    let in_place = same
+                        .then(|| self.other_operand(right, operand))
+                        .flatten()
+                        .filter(|o| {
+                            o.kind() == "subscript_expression"
+                                && member_path(*o, self.src) == member_path(left, self.src)
+                        });
+                    if let Some(prev) = in_place {
+                        let subs = self.subscripts(prev);
+                        self.write_target(
+                            left,
+                            WriteKind::Accumulate(red.clone()),
+                            Some((red, subs)),
+                            depth,
+                        );
+                        let saved = self.write_context.replace(left.start_byte());
+                        self.visit(prev, depth + 1);
+                        self.write_context = saved;
+                    } else if same {
                         self.write_target(left, WriteKind::Accumulate(red), None, depth);
                         self.visit_except(right, operand, depth);
                     } else {
@@ -1922,6 +1941,25 @@ impl Collector<'_> {
             }
         }
         None
+    }
+
+    /// The operand of the binary expression `expr` that is not `one`.
+    fn other_operand<'t>(&self, expr: Node<'t>, one: Node<'t>) -> Option<Node<'t>> {
+        let e = unparen(expr);
+        if e.kind() != "binary_expression" {
+            return None;
+        }
+        let (l, r) = (
+            unparen(e.child_by_field_name("left")?),
+            unparen(e.child_by_field_name("right")?),
+        );
+        if l.id() == one.id() {
+            Some(r)
+        } else if r.id() == one.id() {
+            Some(l)
+        } else {
+            None
+        }
     }
 
     fn mentions(&self, node: Node, name: &str) -> bool {

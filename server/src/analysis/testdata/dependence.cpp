@@ -192,7 +192,7 @@ void count_rows(int n, const int* col, int* rows, int m) {
         j = col[i] + 1;
         rows[j] = rows[j] + 1;
     }
-    for (j = 1; j < m; j++)  // expect: kind=sequential
+    for (j = 1; j < m; j++)  // expect: kind=scan
         rows[j] = rows[j] + rows[j - 1];
 }
 void count_rows_on(int n, const int* col, int* rows, int m) {
@@ -201,6 +201,17 @@ void count_rows_on(int n, const int* col, int* rows, int m) {
         j = col[i] + 1;
         rows[j] = rows[j] + 1;
     }
-    for (j = j + 1; j < m; j++)  // expect: kind=sequential
+    for (j = j + 1; j < m; j++)  // expect: kind=scan
         rows[j] = rows[j] + rows[j - 1];
+}
+
+// `a[j] = a[j] + a[j-1]` is `a[j] += a[j-1]`, a prefix scan; adding the next element, which a
+// later iteration changes, is no scan.
+void prefix_in_place(int m, int* rows) {
+    for (int j = 1; j < m; j++)  // expect: kind=scan
+        rows[j] = rows[j] + rows[j - 1];
+    for (int j = 0; j < m - 1; j++)  // expect: kind=sequential
+        rows[j] = rows[j] + rows[j + 1];
+    for (int j = 1; j < m; j++)  // expect: kind=sequential
+        rows[j] = rows[j] - rows[j - 1];
 }

@@ -839,8 +839,18 @@ impl Collector<'_> {
         let v = unparen(value);
         let outer = |n: Node| {
             let n = unparen(n);
-            let shared =
-                |name: &str| !self.locals.contains(name) && !self.inductions.contains(name);
+            // Through a cast (`(const unsigned char*) block + ch`) the offsets count elements of
+            // another type than the array's own references do: only an array the loop never
+            // writes may be read that way, where no write can be compared with them.
+            let (n, cast) = match n.kind() {
+                "cast_expression" => (unparen(n.child_by_field_name("value")?), true),
+                _ => (n, false),
+            };
+            let shared = |name: &str| {
+                !self.locals.contains(name)
+                    && !self.inductions.contains(name)
+                    && !(cast && self.written.contains(name))
+            };
             match n.kind() {
                 "identifier" => shared(&self.t(n)).then(|| self.t(n)),
                 // A member array (`&neighbor.neighbors[i * maxneighs]`) whose path the loop

@@ -215,3 +215,20 @@ void prefix_in_place(int m, int* rows) {
     for (int j = 1; j < m; j++)  // expect: kind=sequential
         rows[j] = rows[j] - rows[j - 1];
 }
+
+// A local pointer through a cast reads its array in other units: fine where the loop never
+// writes that array, refused where it does.
+void channel_sums(const void* block, int* mu) {
+    for (int ch = 0; ch < 3; ch++) {  // expect: kind=map hot=no
+        const unsigned char* bp = ((const unsigned char*)block) + ch;
+        int muv = bp[0];
+        for (int i = 4; i < 64; i += 4) muv += bp[i];  // expect: kind=reduction
+        mu[ch] = muv;
+    }
+}
+void channel_shift(unsigned char* block, int n) {
+    for (int ch = 0; ch < n; ch++) {  // expect: kind=sequential reason="through the local pointer `bp`"
+        const unsigned char* bp = ((const unsigned char*)block) + ch;
+        block[ch + 1] = bp[0];
+    }
+}

@@ -97,11 +97,14 @@ pub fn classify(f: &LoopFacts) -> Verdict {
             if !subs.iter().any(|p| p.mentions(&counter)) {
                 match &w.write {
                     Some(WriteKind::Accumulate(op))
-                        if refs.iter().all(|r| r.write.is_some())
-                            && refs.iter().all(|r| {
-                                matches!(&r.write, Some(WriteKind::Accumulate(o)) if o == op)
-                                    || !may_overlap(&r.text, &w.text)
-                            }) =>
+                        if refs.iter().all(|r| {
+                            r.write.is_some() || never_meets(r, w, &nest_vars, f.induction.as_ref())
+                        }) && refs.iter().all(|r| {
+                            matches!(&r.write, Some(WriteKind::Accumulate(o)) if o == op)
+                                || !may_overlap(&r.text, &w.text)
+                                || (r.write.is_none()
+                                    && never_meets(r, w, &nest_vars, f.induction.as_ref()))
+                        }) =>
                     {
                         reductions.push(format!("`{}` with `{op}`", w.text));
                         continue;
@@ -373,6 +376,42 @@ fn collision(w: &ArrayRef, counter: &str, nest_vars: &[String]) -> Option<Verdic
         }
     }
     None
+}
+
+/// Whether the read `r` can never reach the fixed element `w` writes (`p[i]` for `i` from
+/// `m + 1` against `p[m]`): along one dimension their distance is a non-zero constant, or moves
+/// with the counter alone and starts (or ends) on the far side of zero.
+fn never_meets(r: &ArrayRef, w: &ArrayRef, nest_vars: &[String], ind: Option<&Induction>) -> bool {
+    if r.subs.len() != w.subs.len() {
+        return false;
+    }
+    r.subs.iter().zip(&w.subs).any(|(rs, ws)| {
+        let (Some(rs), Some(ws)) = (rs, ws) else {
+            return false;
+        };
+        let Some(d) = rs.sub(ws) else {
+            return false;
+        };
+        if let Some(c) = d.as_constant() {
+            return c != 0;
+        }
+        let Some(ind) = ind else {
+            return false;
+        };
+        let counter = ind.var.as_str();
+        if nest_vars.iter().any(|v| v != counter && d.mentions(v)) {
+            return false;
+        }
+        let Some(slope) = d.coefficient_of(counter).and_then(|c| c.as_constant()) else {
+            return false;
+        };
+        let at = |p: &Poly| d.substitute(counter, p).and_then(|v| v.as_constant());
+        match slope.signum() {
+            1 => at(&ind.lower).is_some_and(|v| v > 0) || at(&ind.upper).is_some_and(|v| v < 0),
+            -1 => at(&ind.upper).is_some_and(|v| v > 0) || at(&ind.lower).is_some_and(|v| v < 0),
+            _ => false,
+        }
+    })
 }
 
 /// The first data-dependent update when every reference of an array is an update with one

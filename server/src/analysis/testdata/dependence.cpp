@@ -232,3 +232,14 @@ void channel_shift(unsigned char* block, int n) {
         block[ch + 1] = bp[0];
     }
 }
+
+// A fixed element accumulated from other elements of its array that the counter never reaches
+// is a reduction; one the counter can reach (`i` from `m`) is not.
+void fold_tail(int m, int top, int* counts) {
+    for (int i = m + 1; i <= top; i++)  // expect: kind=reduction
+        counts[m] += counts[i];
+    for (int i = m; i <= top; i++)  // expect: kind=sequential
+        counts[m] += counts[i];
+    for (int i = 0; i < m; i++)  // expect: kind=sequential
+        counts[m] += counts[i + 1];
+}

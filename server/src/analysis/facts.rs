@@ -61,6 +61,8 @@ pub const LIBRARY_HEADERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("cstdlib", &["atof", "atoi", "atol", "atoll"]),
+    // A check that stops the program when it fails, and otherwise does nothing.
+    ("cassert", &["assert"]),
     ("cstring", &["strlen", "strcmp", "strncmp", "memcmp"]),
     ("utility", &["make_pair"]),
     (

@@ -243,3 +243,16 @@ void fold_tail(int m, int top, int* counts) {
     for (int i = 0; i < m; i++)  // expect: kind=sequential
         counts[m] += counts[i + 1];
 }
+
+// `assert` checks and stops the program when the check fails: no side effect a parallel run
+// could reorder. What the check itself changes still counts.
+void checked(int n, const int* box, double* out, int* seen) {
+    for (int i = 0; i < n; i++) {  // expect: kind=map
+        assert(box[i] >= 0);
+        out[i] = 2.0 * box[i];
+    }
+    for (int i = 0; i < n; i++) {  // expect: kind=sequential reason="every iteration writes the same element `seen[0]`"
+        assert((seen[0] = i) >= 0);
+        out[i] = seen[0];
+    }
+}

@@ -256,3 +256,26 @@ void checked(int n, const int* box, double* out, int* seen) {
         out[i] = seen[0];
     }
 }
+
+// A helper whose body has preprocessor branches is pure when every branch is; the name an
+// `#ifdef` tests is no variable of it.
+static int lerp13(int a, int b) {
+#ifdef LERP_ROUNDING_BIAS
+    return a + ((b - a) * 0x55 + 128) / 256;
+#else
+    return (2 * a + b) / 3;
+#endif
+}
+static int hits = 0;
+static int lerp_counted(int a, int b) {
+#ifdef LERP_COUNT
+    hits = hits + 1;
+#endif
+    return (2 * a + b) / 3;
+}
+void lerp_all(int n, const int* a, const int* b, int* out) {
+    for (int i = 0; i < n; i++)  // expect: kind=map
+        out[i] = lerp13(a[i], b[i]);
+    for (int i = 0; i < n; i++)  // expect: kind=sequential reason="lerp_counted"
+        out[i] = lerp_counted(a[i], b[i]);
+}

@@ -24,7 +24,12 @@ pub fn pure_helpers(root: Node, src: &[u8], macros: &Macros) -> Vec<(String, Str
             | "preproc_if"
             | "preproc_ifdef"
             | "preproc_else"
-            | "preproc_elif" => {
+            | "preproc_elif"
+            // `#ifdef __cplusplus` / `extern "C" {` / `#endif` leaves a brace the parser cannot
+            // match, and the rest of the file lands in an ERROR node (stb's headers): a function
+            // inside it that parses cleanly is still a definition (is_pure refuses any with an
+            // error of its own).
+            | "ERROR" => {
                 stack.extend(named_children(n));
             }
             "function_definition" => {

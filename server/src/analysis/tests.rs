@@ -892,3 +892,52 @@ void flags(int n, const int* a, int* f) {
     assert!(r.source.contains("#define FALSE 0"), "{}", r.source);
     compile_regions(&[("flags".into(), r)]);
 }
+
+/// A single-header library's `#ifdef __cplusplus` / `extern "C" {` / `#endif` leaves a brace the
+/// parser cannot match (a syntax error in the file): its helpers are still judged, a pure one is
+/// called freely and an impure one is not, also where the rest of the file lands in an ERROR node
+/// (stb_dxt.h).
+#[test]
+fn helpers_after_an_unmatched_extern_c_brace_are_still_judged() {
+    let src = "\
+#ifndef LIB_H
+#define LIB_H
+#ifdef __cplusplus
+extern \"C\" {
+#endif
+#ifdef LIB_STATIC
+#define LIBDEF static
+#else
+#define LIBDEF extern
+#endif
+LIBDEF void api(int n);
+#ifdef __cplusplus
+}
+#endif
+#endif
+#ifdef LIB_IMPLEMENTATION
+static int lerp(int a, int b) { return (2 * a + b) / 3; }
+static int calls = 0;
+static int counted(int a) { calls = calls + 1; return a; }
+void use(int n, const int* a, int* out) {
+    for (int i = 0; i < n; i++) out[i] = lerp(a[i], 3);
+    for (int i = 0; i < n; i++) out[i] = counted(a[i]);
+}
+#endif
+";
+    let report = analyze_source(src.as_bytes(), Language::Cpp);
+    assert!(
+        report.has_syntax_errors,
+        "the snippet no longer shows the unmatched brace"
+    );
+    let at = |line: usize| report.loops.iter().find(|l| l.line == line).unwrap();
+    assert_eq!(at(21).kind, LoopKind::Map, "{}", at(21).reason);
+    assert!(!at(22).parallel);
+    assert!(at(22).reason.contains("`counted`"), "{}", at(22).reason);
+    // The snippet above parses with its helpers outside the ERROR node; stb_dxt.h itself does
+    // not (from its first `#ifndef` on): its pure `stb__Lerp13` must still be known.
+    let stb = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/stb/src/stb_dxt.h");
+    let report = analyze_file(&stb).unwrap();
+    let table = report.loops.iter().find(|l| l.line == 650).unwrap();
+    assert!(table.parallel, "{}", table.reason);
+}

@@ -849,9 +849,9 @@ impl Collector<'_> {
                 _ => (n, false),
             };
             let shared = |name: &str| {
-                !self.locals.contains(name)
-                    && !self.inductions.contains(name)
-                    && !(cast && self.written.contains(name))
+                let declared_here = self.locals.contains(name) || self.inductions.contains(name);
+                let written_under_cast = cast && self.written.contains(name);
+                !(declared_here || written_under_cast)
             };
             match n.kind() {
                 "identifier" => shared(&self.t(n)).then(|| self.t(n)),

@@ -1002,9 +1002,13 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     .is_none_or(|d| !record_defs.iter().any(|r| r.trim() == d.trim()))
         });
         let mut definitions = String::new();
+        let mut written: HashSet<&str> = HashSet::new();
         for m in dependency_order(&type_macros, req.macros) {
-            definitions.push_str(&req.macros.definitions[&m]);
-            definitions.push('\n');
+            let def = req.macros.definitions[&m].as_str();
+            if written.insert(def) {
+                definitions.push_str(def);
+                definitions.push('\n');
+            }
         }
         for d in &record_defs {
             definitions.push_str(d);
@@ -1014,9 +1018,13 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         region.types = super::region::RegionTypes::new(definitions, records.clone());
     }
     let mut source = String::new();
-    // A typedef or macro after those it names (`typedef real_t real3[3]` after `real_t`).
+    // A typedef or macro after those it names (`typedef real_t real3[3]` after `real_t`); an
+    // enum once, whichever of its constants are used.
+    let mut written: HashSet<&str> = HashSet::new();
     for m in &dependency_order(&used_macros, req.macros) {
-        if let Some(def) = req.macros.definitions.get(m) {
+        if let Some(def) = req.macros.definitions.get(m)
+            && written.insert(def.as_str())
+        {
             source.push_str(def);
             source.push('\n');
         }

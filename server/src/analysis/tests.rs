@@ -941,3 +941,41 @@ void use(int n, const int* a, int* out) {
     let table = report.loops.iter().find(|l| l.line == 650).unwrap();
     assert!(table.parallel, "{}", table.reason);
 }
+
+/// Constants of a file-scope enum (miniz's `enum { TDEFL_MAX_SUPPORTED_HUFF_CODESIZE = 32 };`)
+/// are known values and travel with the region like macros, their enum written once; an enum of
+/// a function's own is not the file's, and stays refused.
+#[test]
+fn file_scope_enum_constants_travel_with_the_region() {
+    let src = "\
+enum { MAX_CODE = 32, HALF = MAX_CODE / 2 };
+typedef enum { RED, GREEN } colour;
+void fold(int m, int* counts) {
+    for (int i = m + 1; i <= MAX_CODE; i++) counts[m] += counts[i] + HALF;
+}
+void paint(int n, int* c) {
+    for (int i = 0; i < n; i++) c[i] = i % 2 ? RED : GREEN;
+}
+void local(int n, int* c) {
+    enum { K = 3 };
+    for (int i = 0; i < n; i++) c[i] = K;
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let fold = region(4).unwrap();
+    let all = format!("{}\n{}", fold.types.definitions, fold.source);
+    assert_eq!(all.matches("enum { MAX_CODE = 32").count(), 1, "{all}");
+    let paint = region(7).unwrap();
+    assert_eq!(
+        paint
+            .source
+            .matches("typedef enum { RED, GREEN } colour;")
+            .count(),
+        1
+    );
+    let why = region(11).unwrap_err().to_string();
+    assert!(why.contains("it uses `K`, which is neither"), "{why}");
+    compile_regions(&[("fold".into(), fold), ("paint".into(), paint)]);
+}

@@ -44,18 +44,20 @@ pub fn flat_shape(d: &VarDecl, macros: &Macros) -> Option<FlatShape> {
 }
 
 /// Edits of `body` that index `name` row-major; `Err` where the array is used otherwise than
-/// element by element (a row passed on, the array itself).
+/// element by element (a row passed on, the array itself). `is_use` says which nodes name the
+/// array: its identifier, or the member path (`s->atoms->p`) the region passes as `name`.
 pub fn flatten_edits(
     body: Node,
     src: &[u8],
     name: &str,
     shape: &FlatShape,
+    is_use: impl Fn(Node) -> bool,
 ) -> Result<Vec<(usize, usize, String)>, String> {
     let n = shape.inner.len() + 1;
     let mut edits = Vec::new();
     let mut bad = false;
     for_each_descendant(body, |id| {
-        if id.kind() != "identifier" || text(id, src) != name {
+        if !is_use(id) {
             return true;
         }
         // The subscripts from the identifier outwards: `a[i]`, then `a[i][j]`, ...
@@ -95,7 +97,7 @@ pub fn flatten_edits(
             edits.push((open.start_byte(), open.end_byte(), open_with));
             edits.push((close.start_byte(), close.end_byte(), close_with));
         }
-        true
+        false
     });
     if bad {
         return Err(format!(
@@ -103,4 +105,43 @@ pub fn flatten_edits(
         ));
     }
     Ok(edits)
+}
+
+/// `d` with an array typedef in its type spelled out: `real3 dr` with `typedef double real3[3]`
+/// is `double dr[3]`, and `real3* r` is rows of three, `double r[][3]`, passed flat. `None` when
+/// the type is no array typedef, or the result would be more than two dimensions deep or hold a
+/// pointer level (which the outliner refuses as it would without the typedef).
+pub fn through_array_typedef(d: &VarDecl, macros: &Macros) -> Option<VarDecl> {
+    let bare = d.ty.trim_start_matches("struct ").trim();
+    let shape = macros.type_shapes.get(bare)?;
+    if shape.pointer > 0 || shape.dims.is_empty() || d.vector || !d.dims.is_empty() {
+        return None;
+    }
+    let ty = macros
+        .type_aliases
+        .get(&shape.base)
+        .cloned()
+        .unwrap_or_else(|| shape.base.clone());
+    let inner = shape.dims.iter().map(|s| Some(s.clone()));
+    let base = VarDecl { ty, ..d.clone() };
+    match (d.pointer, &d.array_size, shape.dims.len()) {
+        (0, None, 1) => Some(VarDecl {
+            array_size: shape.dims.first().cloned(),
+            ..base
+        }),
+        (1, None, 1) => Some(VarDecl {
+            pointer: 0,
+            dims: std::iter::once(None).chain(inner).collect(),
+            ..base
+        }),
+        (0, outer @ Some(_), 1) | (0, outer @ None, 2) => {
+            let outer = outer.clone().map(Some);
+            Some(VarDecl {
+                array_size: None,
+                dims: outer.into_iter().chain(inner).collect(),
+                ..base
+            })
+        }
+        _ => None,
+    }
 }

@@ -6,7 +6,7 @@ use std::collections::{HashMap, HashSet};
 use serde::{Deserialize, Serialize};
 use tree_sitter::Node;
 
-use super::expand::{Expansions, key_of};
+use super::macro_expansion::{Expansions, key_of};
 use super::poly::Poly;
 use super::syntax::{
     Macros, for_each_descendant, line_of, mentions_word, parse_int_literal, subscript_index, text,
@@ -61,6 +61,8 @@ pub const LIBRARY_HEADERS: &[(&str, &[&str])] = &[
         ],
     ),
     ("cstdlib", &["atof", "atoi", "atol", "atoll"]),
+    // A check that stops the program when it fails, and otherwise does nothing.
+    ("cassert", &["assert"]),
     ("cstring", &["strlen", "strcmp", "strncmp", "memcmp"]),
     ("utility", &["make_pair"]),
     (
@@ -530,8 +532,14 @@ impl<'a> Extractor<'a> {
                         let Some(name) = declarator_name(d, src) else {
                             continue;
                         };
+                        // `real3 dr;` with `typedef double real3[3]` is an array.
+                        let array_typedef = self
+                            .macros
+                            .type_shapes
+                            .get(ty.trim())
+                            .is_some_and(|s| s.pointer == 0 && !s.dims.is_empty());
                         let shape = match declarator_shape(d) {
-                            Shape::Value if container => Shape::Storage,
+                            Shape::Value if container || array_typedef => Shape::Storage,
                             Shape::Value if ty.trim() == "auto" => Shape::Auto,
                             other => other,
                         };
@@ -833,11 +841,35 @@ impl Collector<'_> {
         let v = unparen(value);
         let outer = |n: Node| {
             let n = unparen(n);
-            (n.kind() == "identifier" && {
-                let name = self.t(n);
-                !self.locals.contains(&name) && !self.inductions.contains(&name)
-            })
-            .then(|| self.t(n))
+            // Through a cast (`(const unsigned char*) block + ch`) the offsets count elements of
+            // another type than the array's own references do: only an array the loop never
+            // writes may be read that way, where no write can be compared with them.
+            let (n, cast) = match n.kind() {
+                "cast_expression" => (unparen(n.child_by_field_name("value")?), true),
+                _ => (n, false),
+            };
+            let shared = |name: &str| {
+                let declared_here = self.locals.contains(name) || self.inductions.contains(name);
+                let written_under_cast = cast && self.written.contains(name);
+                !(declared_here || written_under_cast)
+            };
+            match n.kind() {
+                "identifier" => shared(&self.t(n)).then(|| self.t(n)),
+                // A member array (`&neighbor.neighbors[i * maxneighs]`) whose path the loop
+                // does not change, nor any element of: reads through the pointer are reads of it.
+                "field_expression" => {
+                    let path = squash(&self.t(n));
+                    let plain = path
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || "_.->".contains(c));
+                    let root = written_root(n, self.src)?;
+                    (plain
+                        && shared(&root)
+                        && !self.written_paths.iter().any(|w| path_conflict(w, &path)))
+                    .then(|| self.t(n))
+                }
+                _ => None,
+            }
         };
         match v.kind() {
             "identifier" => Some((outer(v)?, Poly::constant(0))),
@@ -850,11 +882,11 @@ impl Collector<'_> {
                     v.child_by_field_name("right")?,
                 );
                 if let Some(a) = outer(l)
-                    && let Some(e) = self.poly(r)
+                    && let Some(e) = self.offset_poly(r)
                 {
                     return Some((a, e));
                 }
-                Some((outer(r)?, self.poly(l)?))
+                Some((outer(r)?, self.offset_poly(l)?))
             }
             "pointer_expression" => {
                 if self.t(v.child_by_field_name("operator")?) != "&" {
@@ -865,10 +897,27 @@ impl Collector<'_> {
                     return None;
                 }
                 let a = outer(sub.child_by_field_name("argument")?)?;
-                Some((a, self.poly(subscript_index(sub)?)?))
+                Some((a, self.offset_poly(subscript_index(sub)?)?))
             }
             _ => None,
         }
+    }
+
+    /// A pointer's offset into its array: a polynomial whose symbols may include sizes the loop
+    /// cannot change (`i * neighbor.maxneighs`), but no element read from data.
+    fn offset_poly(&self, node: Node) -> Option<Poly> {
+        if let Some(p) = self.poly(node) {
+            return Some(p);
+        }
+        // Reading the offset is no bound of the loop: leave the data-bound flag as it was.
+        let before = self.data_bound.get();
+        let p = self.poly_at(node, 0, true);
+        self.data_bound.set(before);
+        p.filter(|p| {
+            p.vars()
+                .iter()
+                .all(|v| !v.contains('[') && !v.contains('('))
+        })
     }
 
     fn sym(&self, name: &str) -> Option<Poly> {
@@ -1622,7 +1671,26 @@ impl Collector<'_> {
                 } else if left.kind() == "subscript_expression"
                     && let Some((red, operand, same)) = self.array_self_operand(left, right)
                 {
-                    if same {
+                    // `a[j] = a[j] + a[j-1]` is `a[j] += a[j-1]`: an in-place scan.
+                    let in_place = same
+                        .then(|| self.other_operand(right, operand))
+                        .flatten()
+                        .filter(|o| {
+                            o.kind() == "subscript_expression"
+                                && member_path(*o, self.src) == member_path(left, self.src)
+                        });
+                    if let Some(prev) = in_place {
+                        let subs = self.subscripts(prev);
+                        self.write_target(
+                            left,
+                            WriteKind::Accumulate(red.clone()),
+                            Some((red, subs)),
+                            depth,
+                        );
+                        let saved = self.write_context.replace(left.start_byte());
+                        self.visit(prev, depth + 1);
+                        self.write_context = saved;
+                    } else if same {
                         self.write_target(left, WriteKind::Accumulate(red), None, depth);
                         self.visit_except(right, operand, depth);
                     } else {
@@ -1911,6 +1979,25 @@ impl Collector<'_> {
             }
         }
         None
+    }
+
+    /// The operand of the binary expression `expr` that is not `one`.
+    fn other_operand<'t>(&self, expr: Node<'t>, one: Node<'t>) -> Option<Node<'t>> {
+        let e = unparen(expr);
+        if e.kind() != "binary_expression" {
+            return None;
+        }
+        let (l, r) = (
+            unparen(e.child_by_field_name("left")?),
+            unparen(e.child_by_field_name("right")?),
+        );
+        if l.id() == one.id() {
+            Some(r)
+        } else if r.id() == one.id() {
+            Some(l)
+        } else {
+            None
+        }
     }
 
     fn mentions(&self, node: Node, name: &str) -> bool {
@@ -2442,11 +2529,11 @@ impl<'a> Collector<'a> {
 /// `min` or `max` when a two-parameter macro's body is the conditional that picks the smaller
 /// or larger argument (`#define MIN(a, b) ((a < b) ? a : b)`).
 fn minmax_macro(def: &str) -> Option<&'static str> {
-    let (params, body) = super::expand::function_macro(def)?;
-    let [_, _] = params.as_slice() else {
+    let m = super::macro_expansion::FunctionMacro::parse(def)?;
+    let [_, _] = m.params.as_slice() else {
         return None;
     };
-    let body = super::expand::substitute(&params, &body, &["$a".into(), "$b".into()])?;
+    let body = m.expand(&["$a".into(), "$b".into()])?;
     let shape: String = body
         .chars()
         .filter(|c| !c.is_whitespace() && !"()".contains(*c))

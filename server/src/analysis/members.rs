@@ -38,16 +38,42 @@ pub struct MemberPath {
 }
 
 impl MemberPath {
+    /// A field of rows: a pointer to fixed arrays (`real3* p` with `typedef double real3[3]`) or
+    /// a fixed 2-D array. The outliner passes it flat (dims.rs), so it is declared as the 2-D
+    /// array it is, its first dimension unknown behind a pointer.
+    fn is_rows(&self) -> bool {
+        self.field.pointer + self.field.dims.len() > 1
+    }
+
+    fn rows_dims(&self) -> Vec<Option<String>> {
+        if !self.is_rows() {
+            return Vec::new();
+        }
+        let declared = self.field.dims.iter().map(|d| Some(d.clone()));
+        match self.field.pointer {
+            0 => declared.collect(),
+            _ => std::iter::once(None).chain(declared).collect(),
+        }
+    }
+
     /// The declaration the outliner treats the path as.
     pub fn decl(&self) -> VarDecl {
         VarDecl {
             name: self.param.clone(),
             ty: self.field.ty.clone(),
-            pointer: self.field.pointer,
+            pointer: if self.is_rows() {
+                0
+            } else {
+                self.field.pointer
+            },
             reference: false,
             vector: false,
-            array_size: self.field.dims.first().cloned(),
-            dims: Vec::new(),
+            array_size: if self.is_rows() {
+                None
+            } else {
+                self.field.dims.first().cloned()
+            },
+            dims: self.rows_dims(),
             is_const: false,
             is_param: true,
             init: None,
@@ -139,6 +165,7 @@ pub fn member_paths(
     decl_of: &HashMap<&str, &VarDecl>,
     locals: &HashSet<String>,
     this_class: Option<&Record>,
+    skip: impl Fn(Node) -> bool,
 ) -> Result<PathScan, String> {
     let mut scan = PathScan::default();
     // (node, root name or "this", segments starting from the root's record, implicit this)
@@ -149,6 +176,9 @@ pub fn member_paths(
             && !locals.contains(name)
     };
     for_each_descendant(node, |n| {
+        if skip(n) {
+            return false;
+        }
         let outermost = !n.parent().is_some_and(|p| {
             p.kind() == "field_expression"
                 && p.child_by_field_name("argument").map(|a| a.id()) == Some(n.id())
@@ -248,7 +278,7 @@ pub fn member_paths(
         .filter(|r| *r != "this")
         .collect();
     for_each_descendant(node, |n| {
-        if path_node_ids.contains(&n.id()) {
+        if path_node_ids.contains(&n.id()) || skip(n) {
             return false;
         }
         if n.kind() == "identifier" {
@@ -414,6 +444,7 @@ fn walk(rec: &Record, segs: &[(String, String)], macros: &Macros) -> Result<Fiel
         let f = rec
             .field(name)
             .ok_or_else(|| format!("`{name}` is not a field the struct's definition shows"))?;
+        let declared = f;
         let f = &super::records::expand(f, &macros.type_shapes);
         if f.reference || f.bitfield {
             return Err(format!("the field `{name}` is a reference or a bitfield"));
@@ -429,15 +460,28 @@ fn walk(rec: &Record, segs: &[(String, String)], macros: &Macros) -> Result<Fiel
                 })?;
             }
             None => {
-                let ty = scalar_of(&f.ty, macros).ok_or_else(|| {
-                    format!(
-                        "the field `{name}` has type `{}`, which a generated test harness cannot fill",
-                        f.ty
-                    )
-                })?;
-                if f.pointer + f.dims.len() > 1 {
+                // A flat array of plain-data structs (`SpeciesData* species`) is filled like a
+                // parameter of that type, field by field.
+                let records = f.pointer + f.dims.len() == 1
+                    && (f.pointer == 0 || declared.dims.is_empty())
+                    && pod_layout(&f.ty, macros).is_ok();
+                let ty = scalar_of(&f.ty, macros)
+                    .or_else(|| records.then(|| f.ty.clone()))
+                    .ok_or_else(|| {
+                        format!(
+                            "the field `{name}` has type `{}`, which a generated test harness cannot fill",
+                            f.ty
+                        )
+                    })?;
+                // Rows travel flat when their inner sizes are constants, which the outliner
+                // checks (dims.rs): a fixed 2-D array, or one pointer to fixed arrays (`real3* p`
+                // with `typedef double real3[3]`). An array of pointers (`double* a[6]`, whose
+                // rows are allocated one by one) or a pointer to pointers never.
+                let rows_behind_pointer =
+                    declared.pointer == 1 && declared.dims.is_empty() && f.pointer == 1;
+                if f.pointer > 0 && !f.dims.is_empty() && !rows_behind_pointer || f.pointer > 1 {
                     return Err(format!(
-                        "the field `{name}` is a pointer to pointers or a 2-D array; only flat arrays are outlined"
+                        "the field `{name}` is a pointer to pointers or an array of pointers; only flat arrays are outlined"
                     ));
                 }
                 return Ok(Field { ty, ..f.clone() });

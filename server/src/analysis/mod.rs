@@ -10,10 +10,10 @@ mod classes;
 pub mod cost;
 mod dims;
 mod document;
-mod expand;
-mod expansion;
 mod facts;
 mod headers;
+mod invariant_bounds;
+mod macro_expansion;
 mod members;
 mod outline;
 mod poly;
@@ -268,6 +268,7 @@ fn macros_in(root: Node, src: &[u8], context: &Macros) -> Macros {
     macros
 }
 
+#[derive(Clone)]
 struct LoopInfo<'t> {
     node: Node<'t>,
     site: syntax::LoopSite<'t>,
@@ -468,9 +469,32 @@ fn outline_loop(
     infos: &[LoopInfo],
     src: &[u8],
     macros: &Macros,
-    work: Option<WorkEstimate>,
+    known: &HashMap<String, f64>,
     decls: &[scope::VarDecl],
 ) -> Result<OffloadRegion, String> {
+    let mut work = nest_estimate(idx, infos, known, decls).map(|(_, w)| w);
+    // A bound read from data but invariant in the loop is evaluated once, at the call site.
+    let mut hoisted = Vec::new();
+    let mut with_hoisted: Option<Vec<LoopInfo>> = None;
+    if let Some(ind) = &infos[idx].facts.induction {
+        let declared = decls
+            .iter()
+            .find(|d| d.name == ind.var)
+            .map(|d| d.ty.as_str());
+        let taken = |name: &str| {
+            decls.iter().any(|d| d.name == name) || macros.definitions.contains_key(name)
+        };
+        if let Some((counted, bounds)) =
+            invariant_bounds::hoist(infos[idx].node, src, ind, declared, taken)
+        {
+            let mut copy = infos.to_vec();
+            copy[idx].facts.induction = Some(counted);
+            work = nest_estimate(idx, &copy, known, decls).map(|(_, w)| w);
+            hoisted = bounds;
+            with_hoisted = Some(copy);
+        }
+    }
+    let infos = with_hoisted.as_deref().unwrap_or(infos);
     let info = &infos[idx];
     let work = work.ok_or("its iteration count is not known")?;
     let nest = nest_inductions(idx, infos);
@@ -487,6 +511,7 @@ fn outline_loop(
         line: line_of(info.node),
         end_line: end_line_of(info.node),
         work,
+        hoisted: &hoisted,
     };
     outline::outline(&req)
 }
@@ -568,8 +593,7 @@ fn outline_in_tree(
         .ok_or(OutlineError::NoLoop(line))?;
     let decls = scopes.visible_at(&infos[idx], src);
     let known = known_values(unit, src, macros);
-    let work = nest_estimate(idx, &infos, &known, &decls).map(|(_, w)| w);
-    outline_loop(idx, &infos, src, macros, work, &decls)
+    outline_loop(idx, &infos, src, macros, &known, &decls)
         .map(|region| (target.clone(), region))
         .map_err(|why| OutlineError::NotOutlined {
             line: target.line,
@@ -796,7 +820,7 @@ fn nest_bytes(
                 .iter()
                 .all(|r| r.subs.get(dim).is_some_and(Option::is_some));
             let ext = if all_direct {
-                outline::extent_from_subscripts(subs.into_iter(), nest).and_then(|e| {
+                outline::extent_estimate(subs.into_iter(), nest).and_then(|e| {
                     let mut v = values.clone();
                     for s in e.vars() {
                         v.entry(s).or_insert(cost::OTHER_SYMBOL);
@@ -905,9 +929,9 @@ fn report_for(
         reason.push_str(&format!("; not hot: {why}"));
     }
 
-    let (estimate, work_estimate) = match parallel {
-        true => nest_estimate(idx, infos, known, decls).unzip(),
-        false => (None, None),
+    let estimate = match parallel {
+        true => nest_estimate(idx, infos, known, decls).map(|(e, _)| e),
+        false => None,
     };
 
     // The region: for the outermost parallel loop of a hot nest.
@@ -921,7 +945,7 @@ fn report_for(
                 line_of(infos[a].node)
             ));
         } else if outline {
-            match outline_loop(idx, infos, src, macros, work_estimate.clone(), decls) {
+            match outline_loop(idx, infos, src, macros, known, decls) {
                 Ok(r) => region = Some(r),
                 Err(why) => region_note = Some(format!("not outlined: {why}")),
             }

@@ -30,6 +30,8 @@ pub struct OutlineRequest<'a, 't> {
     pub line: usize,
     pub end_line: usize,
     pub work: WorkEstimate,
+    /// Bounds of the loop evaluated once at the call site (invariant_bounds.rs).
+    pub hoisted: &'a [super::invariant_bounds::HoistedBound],
 }
 
 /// The greatest value of `p` over the iteration space (`None` when it cannot be bounded).
@@ -48,10 +50,28 @@ pub fn max_over(p: &Poly, nest: &[Induction]) -> Option<Poly> {
     Some(p)
 }
 
-/// Elements an array needs for the subscripts `subs` (1-D or the first dimension).
+/// Elements an array needs for the subscripts `subs` (1-D or the first dimension): enough for
+/// every subscript whatever the sizes, as a harness allocates them.
 pub fn extent_from_subscripts<'a>(
     subs: impl Iterator<Item = &'a Poly>,
     nest: &[Induction],
+) -> Option<Poly> {
+    extent_of(subs, nest, true)
+}
+
+/// Elements an array likely spans, for the cost model: where two subscripts' reach depends on
+/// which symbol is larger (`a[i]`, `a[j]`), the one that grows faster counts alone.
+pub fn extent_estimate<'a>(
+    subs: impl Iterator<Item = &'a Poly>,
+    nest: &[Induction],
+) -> Option<Poly> {
+    extent_of(subs, nest, false)
+}
+
+fn extent_of<'a>(
+    subs: impl Iterator<Item = &'a Poly>,
+    nest: &[Induction],
+    cover_both: bool,
 ) -> Option<Poly> {
     let mut best: Option<Poly> = None;
     for s in subs {
@@ -64,8 +84,13 @@ pub fn extent_from_subscripts<'a>(
         best = match best {
             None => Some(ext),
             Some(b) => {
-                // Symbols are sizes: compare the two candidates as the sizes grow.
+                // Symbols are sizes: compare the two candidates as the sizes grow. Where that
+                // depends on which symbol is larger (`a[i]` and `a[j]`), take a bound of both.
                 let d = ext.sub(&b)?;
+                if cover_both && d.mixed_signs() {
+                    best = Some(ext.termwise_max(&b));
+                    continue;
+                }
                 let large: HashMap<String, f64> = d.vars().into_iter().map(|v| (v, 1e6)).collect();
                 if d.eval(&large)? > 0.0 {
                     Some(ext)
@@ -118,9 +143,20 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         None => None,
     };
     let func_name = func_name.replace("::", "_");
-    // Parameters of the templates around the function: the loop may not name them (templates.rs).
+    // Parameters of the templates around the function: the loop may not name them, except an
+    // integral value it only reads, which becomes a parameter (templates.rs).
     let template_params = super::templates::parameters_in_scope(func, src)?;
-    if req.in_template && template_params.is_empty() {
+    let value_params: Vec<(String, String)> =
+        super::templates::integral_value_parameters(func, src)
+            .into_iter()
+            .filter(|(n, _)| super::templates::named_only_as_value(req.node, src, n))
+            .collect();
+    let in_known_template = !template_params.is_empty();
+    let template_params: Vec<String> = template_params
+        .into_iter()
+        .filter(|t| !value_params.iter().any(|(v, _)| v == t))
+        .collect();
+    if req.in_template && !in_known_template {
         return Err(format!(
             "`{func_name}` is a template: its types are only known per instantiation"
         ));
@@ -139,11 +175,27 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 ty: t.clone(),
                 ..d.clone()
             },
-            None => d.clone(),
+            None => super::dims::through_array_typedef(d, req.macros).unwrap_or(d.clone()),
         })
         .collect();
     // Globals the function does not shadow are passed as parameters of their own.
     let mut resolved = resolved;
+    for (name, ty) in &value_params {
+        resolved.push(VarDecl {
+            name: name.clone(),
+            ty: ty.clone(),
+            pointer: 0,
+            reference: false,
+            vector: false,
+            array_size: None,
+            dims: Vec::new(),
+            is_const: true,
+            is_param: true,
+            init: None,
+            literal_init: false,
+            start_byte: func.start_byte(),
+        });
+    }
     let mut root = func;
     while let Some(p) = root.parent() {
         root = p;
@@ -157,6 +209,14 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             });
         }
     }
+    // A hoisted bound is one parameter: what it reads is not the region's.
+    let in_hoisted = |n: Node| {
+        req.hoisted.iter().any(|h| {
+            h.ranges
+                .iter()
+                .any(|&(s, e)| n.start_byte() >= s && n.end_byte() <= e)
+        })
+    };
     // Member paths (`chunk->u`, `s.n`, a field of `this`) become variables of their own.
     let paths: super::members::PathScan = {
         let decl_of: HashMap<&str, &VarDecl> =
@@ -168,6 +228,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             &decl_of,
             &req.facts.locals,
             this_class.as_ref(),
+            in_hoisted,
         )?
     };
     for p in &paths.paths {
@@ -229,7 +290,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     let mut used_macros: BTreeSet<String> = BTreeSet::new();
     let mut unknown: Option<String> = None;
     for_each_descendant(req.node, |n| {
-        if n.kind() == "qualified_identifier" {
+        if n.kind() == "qualified_identifier" || in_hoisted(n) {
             return false;
         }
         if let Some(p) = paths.nodes.get(&n.id()) {
@@ -238,7 +299,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             }
             return false;
         }
-        if n.kind() == "type_identifier" {
+        // tree-sitter reads `TRUE`, `FALSE` and `NULL` as literals; a file may define them.
+        if matches!(n.kind(), "type_identifier" | "true" | "false" | "null") {
             let name = text(n, src).to_string();
             if req.macros.definitions.contains_key(&name) {
                 used_macros.insert(name);
@@ -310,12 +372,20 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
 
     // A macro the loop calls may subscript arrays (`SMVP(u)` reads `u[index - x]` and
     // `kx[index + 1]`): sizes and access modes come from the loop with its macros expanded
-    // (expansion.rs), which holds the direct references too.
+    // (macro_expansion.rs), which holds the direct references too.
     if !reached.is_empty()
-        && let Some(all) = super::expansion::expanded_array_refs(req.node, src, req.macros)
+        && let Some(all) = super::macro_expansion::expanded_array_refs(req.node, src, req.macros)
     {
         arrays = all.iter().map(renamed).collect();
     }
+
+    // The reads of a hoisted bound happen at the call site.
+    let squashed = |t: &str| t.split_whitespace().collect::<String>();
+    arrays.retain(|r| {
+        !req.hoisted
+            .iter()
+            .any(|h| squashed(&h.call_arg) == squashed(&r.text))
+    });
 
     let written_scalars: HashSet<String> = req
         .facts
@@ -485,6 +555,35 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 },
             });
         }
+    }
+
+    for h in req.hoisted {
+        params.push(Param {
+            decl: VarDecl {
+                name: h.symbol.clone(),
+                ty: h.ty.clone(),
+                pointer: 0,
+                reference: false,
+                vector: false,
+                array_size: None,
+                dims: Vec::new(),
+                is_const: true,
+                is_param: true,
+                init: None,
+                literal_init: false,
+                start_byte: h.ranges.first().map_or(0, |r| r.0),
+            },
+            region: RegionParam {
+                name: h.symbol.clone(),
+                elem_type: h.ty.clone(),
+                is_array: false,
+                access: Access::Read,
+                extent: None,
+                is_size: true,
+                input: None,
+                call_arg: Some(h.call_arg.clone()),
+            },
+        });
     }
 
     // Sizes of `v.size()` become parameters of their own.
@@ -710,7 +809,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
 
     // The whole function is the region when its body is the nest (plus constants) and its
     // parameters already have the contract's shape.
-    let whole = if this_class.is_some() {
+    // A hoisted bound is evaluated where the loop was, which a whole function has no place for.
+    let whole = if this_class.is_some() || !req.hoisted.is_empty() {
         None
     } else {
         whole_function_params(func, req, decls, &params)
@@ -789,7 +889,17 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         }
     }
     for (name, shape) in &flat_arrays {
-        edits.extend(super::dims::flatten_edits(body_node, src, name, shape)?);
+        let via_path = paths.paths.iter().any(|p| p.param == *name);
+        let is_use = |n: Node| {
+            if via_path {
+                paths.nodes.get(&n.id()) == Some(name)
+            } else {
+                n.kind() == "identifier" && text(n, src) == name.as_str()
+            }
+        };
+        edits.extend(super::dims::flatten_edits(
+            body_node, src, name, shape, is_use,
+        )?);
     }
     for (obj, method, start, end) in &req.facts.method_calls {
         if start < &body_node.start_byte() || end > &body_node.end_byte() {
@@ -802,6 +912,12 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         };
         edits.retain(|(s, e, _)| !(s >= start && e <= end));
         edits.push((*start, *end, replacement));
+    }
+    for h in req.hoisted {
+        for &(s, e) in &h.ranges {
+            edits.retain(|(a, b, _)| *b <= s || *a >= e);
+            edits.push((s, e, h.symbol.clone()));
+        }
     }
     edits.sort_by_key(|e| e.0);
     let mut body = String::new();
@@ -824,7 +940,14 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     for p in ordered.iter_mut() {
         if let Some(path) = paths.paths.iter().find(|m| m.param == p.region.name) {
             let by_address = p.region.is_array && !p.decl.is_array();
-            p.region.call_arg = if by_address {
+            p.region.call_arg = if let Some(shape) = flat_arrays.get(&p.region.name) {
+                // Rows travel flat from their first element.
+                Some(format!(
+                    "&{}{}",
+                    path.call_arg,
+                    "[0]".repeat(shape.inner.len() + 1)
+                ))
+            } else if by_address {
                 Some(format!("&{}", path.call_arg))
             } else {
                 (path.call_arg != path.param).then(|| path.call_arg.clone())
@@ -879,9 +1002,13 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     .is_none_or(|d| !record_defs.iter().any(|r| r.trim() == d.trim()))
         });
         let mut definitions = String::new();
+        let mut written: HashSet<&str> = HashSet::new();
         for m in dependency_order(&type_macros, req.macros) {
-            definitions.push_str(&req.macros.definitions[&m]);
-            definitions.push('\n');
+            let def = req.macros.definitions[&m].as_str();
+            if written.insert(def) {
+                definitions.push_str(def);
+                definitions.push('\n');
+            }
         }
         for d in &record_defs {
             definitions.push_str(d);
@@ -891,8 +1018,13 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         region.types = super::region::RegionTypes::new(definitions, records.clone());
     }
     let mut source = String::new();
-    for m in &used_macros {
-        if let Some(def) = req.macros.definitions.get(m) {
+    // A typedef or macro after those it names (`typedef real_t real3[3]` after `real_t`); an
+    // enum once, whichever of its constants are used.
+    let mut written: HashSet<&str> = HashSet::new();
+    for m in &dependency_order(&used_macros, req.macros) {
+        if let Some(def) = req.macros.definitions.get(m)
+            && written.insert(def.as_str())
+        {
             source.push_str(def);
             source.push('\n');
         }

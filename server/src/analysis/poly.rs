@@ -164,6 +164,35 @@ impl Poly {
         (other.scale(k)? == *self).then_some(k)
     }
 
+    /// Whether the non-constant monomials have coefficients of both signs, so that which of two
+    /// sizes is larger depends on the values of the symbols (`i - j`).
+    pub fn mixed_signs(&self) -> bool {
+        let signs: BTreeSet<i64> = self
+            .terms
+            .iter()
+            .filter(|(m, _)| !m.is_empty())
+            .map(|(_, c)| c.signum())
+            .collect();
+        signs.len() > 1
+    }
+
+    /// The monomial-wise larger coefficients of the two: with every symbol non-negative, at
+    /// least as large as either (`i + 1` and `j + 1` give `i + j + 1`).
+    pub fn termwise_max(&self, other: &Poly) -> Poly {
+        let mut out = self.clone();
+        for (m, c) in &other.terms {
+            let e = out.terms.entry(m.clone()).or_insert(0);
+            *e = (*e).max(*c);
+        }
+        for (m, c) in out.terms.iter_mut() {
+            if !other.terms.contains_key(m) {
+                *c = (*c).max(0);
+            }
+        }
+        out.terms.retain(|_, c| *c != 0);
+        out
+    }
+
     /// Drops the negative terms (symbols are sizes, at least 1): rounds an element count up to a
     /// plain expression (`n*m - m - 1` elements needed → allocate `n*m`).
     pub fn without_negative_terms(&self) -> Poly {
@@ -259,5 +288,26 @@ mod tests {
         let big = Poly::constant(i64::MAX);
         assert!(big.add(&Poly::constant(1)).is_none());
         assert!(big.scale(2).is_none());
+    }
+
+    #[test]
+    fn a_bound_of_two_sizes_covers_both_whichever_is_larger() {
+        let a = Poly::var("i").add(&Poly::constant(1)).unwrap();
+        let b = Poly::var("j").add(&Poly::constant(1)).unwrap();
+        assert!(a.sub(&b).unwrap().mixed_signs());
+        assert!(
+            !Poly::var("n")
+                .sub(&Poly::constant(3))
+                .unwrap()
+                .mixed_signs()
+        );
+        let m = a.termwise_max(&b);
+        assert_eq!(m.to_string(), "i + j + 1");
+        let c = Poly::var("n")
+            .scale(2)
+            .unwrap()
+            .sub(&Poly::var("k"))
+            .unwrap();
+        assert_eq!(c.termwise_max(&Poly::var("k")).to_string(), "k + 2*n");
     }
 }

@@ -144,8 +144,12 @@ fn killed_first(mentions: &[Node], name: &str, src: &[u8]) -> bool {
                 a.kind() == "assignment_expression"
                     && a.child_by_field_name("left").is_some_and(|l| l == *m)
             })
-            .and_then(|a| a.parent())
-            .filter(|st| st.kind() == "expression_statement" && defines(*st, name, src))
+            .and_then(|a| a.parent().map(|st| (a, st)))
+            .filter(|(a, st)| {
+                (st.kind() == "expression_statement" && defines(*st, name, src))
+                    || for_init_defines(*st, *a, name, src)
+            })
+            .map(|(_, st)| st)
         else {
             return false;
         };
@@ -225,6 +229,24 @@ fn reads_follow_writes(facts: &LoopFacts, name: &str, node: Node, src: &[u8]) ->
         && reads.iter().all(|r| {
             defs.iter()
                 .any(|(block, end)| block.contains(r) && end <= r)
+        })
+}
+
+/// Whether `assign` is the initializer of the `for` statement `st` and sets `name` afresh
+/// (`for (j = 1; ...)`): it runs whenever the statement does, before anything reads `name`.
+fn for_init_defines(st: Node, assign: Node, name: &str, src: &[u8]) -> bool {
+    st.kind() == "for_statement"
+        && st.child_by_field_name("initializer") == Some(assign)
+        && assign
+            .child_by_field_name("operator")
+            .is_some_and(|o| text(o, src) == "=")
+        && assign.child_by_field_name("right").is_some_and(|r| {
+            let mut mentions = false;
+            for_each_descendant(r, |x| {
+                mentions |= x.kind() == "identifier" && text(x, src) == name;
+                !mentions
+            });
+            !mentions
         })
 }
 

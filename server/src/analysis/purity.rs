@@ -24,7 +24,12 @@ pub fn pure_helpers(root: Node, src: &[u8], macros: &Macros) -> Vec<(String, Str
             | "preproc_if"
             | "preproc_ifdef"
             | "preproc_else"
-            | "preproc_elif" => {
+            | "preproc_elif"
+            // `#ifdef __cplusplus` / `extern "C" {` / `#endif` leaves a brace the parser cannot
+            // match, and the rest of the file lands in an ERROR node (stb's headers): a function
+            // inside it that parses cleanly is still a definition (is_pure refuses any with an
+            // error of its own).
+            | "ERROR" => {
                 stack.extend(named_children(n));
             }
             "function_definition" => {
@@ -150,7 +155,8 @@ fn is_pure(func: Node, src: &[u8], macros: &Macros, pure: &HashSet<String>) -> b
                 let is_callee = callees.contains(&n.id());
                 ok = is_callee
                     || locals.contains(name.as_ref())
-                    || macros.definitions.contains_key(name.as_ref());
+                    || macros.definitions.contains_key(name.as_ref())
+                    || in_directive_condition(n);
             }
             "pointer_expression"
             | "field_expression"
@@ -168,4 +174,24 @@ fn is_pure(func: Node, src: &[u8], macros: &Macros, pure: &HashSet<String>) -> b
         ok
     });
     ok
+}
+
+/// Whether `n` is part of what an `#if`/`#ifdef`/`#elif` tests (`STB_DXT_USE_ROUNDING_BIAS`): a
+/// name the preprocessor reads, not a variable. The branches themselves are judged like the rest
+/// of the body, so a helper is pure only when every branch is.
+fn in_directive_condition(n: Node) -> bool {
+    let mut cur = n;
+    while let Some(p) = cur.parent() {
+        let tested = match p.kind() {
+            "preproc_ifdef" | "preproc_elifdef" => p.child_by_field_name("name"),
+            "preproc_if" | "preproc_elif" => p.child_by_field_name("condition"),
+            "function_definition" | "compound_statement" => return false,
+            _ => None,
+        };
+        if tested.is_some_and(|t| t.id() == cur.id()) {
+            return true;
+        }
+        cur = p;
+    }
+    false
 }

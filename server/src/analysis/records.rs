@@ -246,7 +246,8 @@ fn field_of(mut d: Node, src: &[u8], ty: &str) -> Option<Field> {
     };
     for _ in 0..16 {
         match d.kind() {
-            "field_identifier" | "identifier" => {
+            // A typedef's declarator names a type (`typedef real_t real3[3]`).
+            "field_identifier" | "identifier" | "type_identifier" => {
                 f.name = text(d, src).to_string();
                 return Some(f);
             }
@@ -370,4 +371,62 @@ pub fn expand(f: &Field, shapes: &HashMap<String, TypeShape>) -> Field {
         f.dims.extend(s.dims.iter().cloned());
     }
     f
+}
+
+/// The constants of enums defined at file scope (outside functions and classes), with the
+/// statement that defines their enum and their value where it is a literal (`enum { N = 32 };`).
+/// A name two enums define is left out.
+pub fn collect_enumerators(root: Node, src: &[u8]) -> HashMap<String, (String, Option<i64>)> {
+    let mut found: Vec<(String, (String, Option<i64>))> = Vec::new();
+    for_each_descendant(root, |n| {
+        if matches!(
+            n.kind(),
+            "function_definition" | "class_specifier" | "struct_specifier" | "union_specifier"
+        ) {
+            return false;
+        }
+        if n.kind() != "enum_specifier" {
+            return true;
+        }
+        let Some(body) = n.child_by_field_name("body") else {
+            return false;
+        };
+        // The statement holding the enum, alone: `enum {..};` or `typedef enum {..} E;`.
+        let def = match n.parent() {
+            Some(p) if p.kind() == "type_definition" => Some(text(p, src).trim().to_string()),
+            Some(p) if p.kind() == "declaration" => (p.child_by_field_name("declarator").is_none())
+                .then(|| text(p, src).trim().to_string()),
+            _ => n
+                .next_sibling()
+                .filter(|s| s.kind() == ";")
+                .map(|_| format!("{};", text(n, src).trim())),
+        };
+        let Some(def) = def else {
+            return false;
+        };
+        let mut next = Some(0i64);
+        for e in named_children(body) {
+            if e.kind() != "enumerator" {
+                continue;
+            }
+            let Some(name) = e.child_by_field_name("name") else {
+                continue;
+            };
+            let value = match e.child_by_field_name("value") {
+                Some(v) => super::syntax::parse_int_literal(&text(v, src)),
+                None => next,
+            };
+            next = value.and_then(|v| v.checked_add(1));
+            found.push((text(name, src).to_string(), (def.clone(), value)));
+        }
+        false
+    });
+    let mut counts: HashMap<String, usize> = HashMap::new();
+    for (name, _) in &found {
+        *counts.entry(name.clone()).or_default() += 1;
+    }
+    found
+        .into_iter()
+        .filter(|(name, _)| counts[name] == 1)
+        .collect()
 }

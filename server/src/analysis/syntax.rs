@@ -208,6 +208,14 @@ impl Macros {
             type_shapes: super::records::collect_shapes(root, src),
             ..Macros::default()
         };
+        // A file-scope enum's constants are carried like object-like macros: the definition of
+        // `N` in `enum { N = 32 };` is the whole enum (the outliner writes each text once).
+        for (name, (def, value)) in super::records::collect_enumerators(root, src) {
+            if let Some(v) = value {
+                m.values.insert(name.clone(), v);
+            }
+            m.definitions.insert(name, def);
+        }
         let mut function_macros: Vec<(String, Node)> = Vec::new();
         let mut cursor = root.walk();
         let mut stack = vec![root];

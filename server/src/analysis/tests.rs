@@ -630,3 +630,352 @@ void block(double* out) {
     assert_eq!(by(&r, "t").extent.as_deref(), Some("(8)*3"));
     assert_eq!(by(&r, "t").access, Access::Write);
 }
+
+/// Array typedefs (issue #17, CoMD's `typedef real_t real3[3]`): a field or variable of rows
+/// travels flat; an array of pointers, whose rows are allocated one by one, is refused.
+#[test]
+fn array_typedef_rows_travel_flat_and_arrays_of_pointers_are_refused() {
+    let src = "\
+typedef double real_t;
+typedef real_t real3[3];
+struct Atoms { int n; real3* r; real3* f; real_t* rows[6]; };
+void kick(Atoms* a, real_t dt) {
+    for (int i = 0; i < a->n; ++i) for (int m = 0; m < 3; ++m) a->f[i][m] += dt * a->r[i][m];
+}
+void face(Atoms* a, int k) {
+    for (int m = 0; m < 3; ++m) a->rows[k][m] = 0.0;
+}
+void diff(const Atoms* a, int i, int j, real_t* out) {
+    real3 dr;
+    for (int m = 0; m < 3; ++m) { dr[m] = a->r[i][m] - a->r[j][m]; out[m] = dr[m]; }
+}
+void shift(int n, real3* p, const real3 d) {
+    for (int i = 0; i < n; ++i) for (int m = 0; m < 3; ++m) p[i][m] += d[m];
+}
+void own(int n, const real_t* a, real_t* out) {
+    for (int i = 0; i < n; ++i) { real3 d; for (int m = 0; m < 3; ++m) d[m] = a[3*i+m]; out[i] = d[0] + d[2]; }
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let by = |r: &OffloadRegion, n: &str| r.params.iter().find(|p| p.name == n).cloned().unwrap();
+    // `a->f` is rows of three: `(a_n)*3` doubles from `&a->f[0][0]`, indexed row-major.
+    let kick = region(5).unwrap();
+    let f = by(&kick, "a_f");
+    assert_eq!(f.elem_type, "double");
+    assert_eq!(f.extent.as_deref(), Some("(a_n)*3"));
+    assert_eq!(f.call_arg.as_deref(), Some("&a->f[0][0]"));
+    assert_eq!(f.access, Access::ReadWrite);
+    assert_eq!(by(&kick, "a_r").access, Access::Read);
+    assert!(
+        kick.source.contains("a_f[((i) * (3) + (m))]"),
+        "{}",
+        kick.source
+    );
+    // `real_t* rows[6]` is six separate allocations, not a 6x3 block.
+    let why = region(8).unwrap_err().to_string();
+    assert!(why.contains("an array of pointers"), "{why}");
+    // Two rows read at unrelated indices: the extent covers both, whichever is larger.
+    let d = region(12).unwrap();
+    assert_eq!(by(&d, "a_r").extent.as_deref(), Some("(i + j + 1)*3"));
+    assert_eq!(by(&d, "dr").extent.as_deref(), Some("3"));
+    // A parameter of rows and a `const real3` (one row) as plain variables.
+    let s = region(15).unwrap();
+    assert_eq!(by(&s, "p").extent.as_deref(), Some("(n)*3"));
+    assert_eq!(by(&s, "d").extent.as_deref(), Some("3"));
+    // A loop declaring a `real3` of its own: a map, carrying both typedefs in dependency order.
+    let o = region(18).unwrap();
+    assert_eq!(o.kind, LoopKind::Map);
+    let (at_t, at_3) = (
+        o.source.find("typedef double real_t;").unwrap(),
+        o.source.find("typedef real_t real3[3];").unwrap(),
+    );
+    assert!(at_t < at_3, "{}", o.source);
+    compile_regions(&[
+        ("kick".into(), kick),
+        ("diff".into(), d),
+        ("shift".into(), s),
+        ("own".into(), o),
+    ]);
+}
+
+/// Data bounds invariant in the loop (issue #17, CoMD's `ii < s->boxes->nAtoms[iBox]`, NPB's
+/// `k = rowstr[j]; k < rowstr[j+1]`) are evaluated once at the call site; a bound the loop
+/// changes, or one of a nested loop, keeps the region refused.
+#[test]
+fn invariant_data_bounds_become_parameters_evaluated_at_the_call_site() {
+    let src = "\
+struct Boxes { int* nAtoms; };
+struct Sim { Boxes* boxes; double* x; };
+void row(const int* rowstr, int j, int* colidx, int first) {
+    for (int k = rowstr[j]; k < rowstr[j+1]; k++) colidx[k] = colidx[k] - first;
+}
+void atoms(Sim* s, int iBox, double dt) {
+    for (int iOff = 64*iBox, ii = 0; ii < s->boxes->nAtoms[iBox]; ii++, iOff++) s->x[iOff] *= dt;
+}
+void grows(int* rowstr, int j, int* colidx) {
+    for (int k = 0; k < rowstr[j]; k++) { colidx[k] = 0; rowstr[j] = 0; }
+}
+void nest(const int* rowstr, int rows, const double* v, double* out) {
+    for (int j = 0; j < rows; j++) { double t = 0; for (int k = rowstr[j]; k < rowstr[j+1]; k++) t += v[k]; out[j] = t; }
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let by = |r: &OffloadRegion, n: &str| r.params.iter().find(|p| p.name == n).cloned().unwrap();
+    let r = region(4).unwrap();
+    assert_eq!(by(&r, "k_begin").call_arg.as_deref(), Some("rowstr[j]"));
+    assert_eq!(by(&r, "k_end").call_arg.as_deref(), Some("rowstr[j+1]"));
+    assert!(by(&r, "k_end").is_size);
+    assert_eq!(by(&r, "colidx").extent.as_deref(), Some("k_end"));
+    assert!(
+        !r.params.iter().any(|p| p.name == "rowstr"),
+        "the bound's array is read at the call site only: {:?}",
+        r.params
+    );
+    assert!(r.source.contains("k = k_begin; k < k_end;"), "{}", r.source);
+    // Through a member path, with a second counter derived from the tested one.
+    let r = region(7).unwrap();
+    assert_eq!(
+        by(&r, "ii_end").call_arg.as_deref(),
+        Some("s->boxes->nAtoms[iBox]")
+    );
+    assert_eq!(by(&r, "s_x").extent.as_deref(), Some("64*iBox + ii_end"));
+    assert!(!r.source.contains("nAtoms"), "{}", r.source);
+    // The loop writes the element its bound reads: not invariant, no region.
+    let why = region(10).unwrap_err().to_string();
+    assert!(
+        why.contains("its bound `rowstr[j]` changes inside the loop"),
+        "{why}"
+    );
+    // The outer loop's nest: the inner bounds change with `j`.
+    let why = region(13).unwrap_err().to_string();
+    assert!(
+        why.contains("cannot tell how many elements `v` has"),
+        "{why}"
+    );
+    compile_regions(&[
+        ("row".into(), region(4).unwrap()),
+        ("atoms".into(), region(7).unwrap()),
+    ]);
+}
+
+/// A member path ending at an array of plain-data structs is filled like a parameter of that
+/// type; its extent still has to be known.
+#[test]
+fn a_member_array_of_plain_structs_is_a_parameter_of_that_type() {
+    let src = "\
+typedef struct { char name[3]; int z; double mass; } Species;
+struct Sim { int n; Species* species; int* kind; };
+void masses(Sim* s, double* m) {
+    for (int i = 0; i < s->n; ++i) m[i] = s->species[i].mass;
+}
+void gather(Sim* s, double* m) {
+    for (int i = 0; i < s->n; ++i) m[i] = s->species[s->kind[i]].mass;
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let r = region(4).unwrap();
+    let sp = r.params.iter().find(|p| p.name == "s_species").unwrap();
+    assert_eq!(sp.elem_type, "Species");
+    assert_eq!(sp.extent.as_deref(), Some("s_n"));
+    assert_eq!(sp.call_arg.as_deref(), Some("s->species"));
+    assert!(r.types.record("Species").is_some());
+    let why = region(7).unwrap_err().to_string();
+    assert!(
+        why.contains("cannot tell how many elements `s_species` has"),
+        "{why}"
+    );
+    compile_regions(&[("masses".into(), r)]);
+}
+
+/// Integral template values the loop only reads (issue #17, miniMD's `template<int EVFLAG>`)
+/// are read-only integers to the region; a value used where a constant is required, or a type
+/// parameter, keeps it refused.
+#[test]
+fn integral_template_values_read_as_values_become_parameters() {
+    let src = "\
+template <int EVFLAG, bool HALF> void forces(int n, const double* x, double* f, double* e) {
+    for (int i = 0; i < n; ++i) { f[i] = HALF ? 0.5 * x[i] : x[i]; if (EVFLAG) e[i] = x[i]; }
+}
+template <int N> void fixed(int n, double* y) {
+    for (int i = 0; i < n; ++i) { double t[N]; t[0] = 1.0; y[i] = t[0]; }
+}
+template <int N> void chosen(int n, double* y) {
+    for (int i = 0; i < n; ++i) { if constexpr (N > 1) y[i] = 1.0; }
+}
+template <typename T> void typed(int n, T* y) {
+    for (int i = 0; i < n; ++i) y[i] = y[i] + y[i];
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let r = region(2).unwrap();
+    for (name, ty) in [("EVFLAG", "int"), ("HALF", "bool")] {
+        let p = r.params.iter().find(|p| p.name == name).unwrap();
+        assert_eq!(p.elem_type, ty);
+        assert!(!p.is_array && p.access == Access::Read && p.call_arg.is_none());
+    }
+    let why = |line: usize| region(line).unwrap_err().to_string();
+    assert!(
+        why(5).contains("`N`, a template parameter of `fixed`"),
+        "{}",
+        why(5)
+    );
+    assert!(
+        why(8).contains("`N`, a template parameter of `chosen`"),
+        "{}",
+        why(8)
+    );
+    assert!(
+        why(11).contains("names `T`, a template parameter of `typed`"),
+        "{}",
+        why(11)
+    );
+    compile_regions(&[("forces".into(), r)]);
+}
+
+/// A bound read through a pointer the loop does not change (NPB's `k < *nzv`) is evaluated once
+/// too; one the loop writes through is not invariant.
+#[test]
+fn a_bound_read_through_a_pointer_becomes_a_parameter() {
+    let src = "\
+void scale(double* v, const int* nzv, double s) {
+    for (int k = 0; k < *nzv; k++) v[k] = s * v[k];
+}
+void grow(double* v, int* nzv) {
+    for (int k = 0; k < *nzv; k++) { v[k] = 0.0; *nzv = 1; }
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let r = region(2).unwrap();
+    let end = r.params.iter().find(|p| p.name == "k_end").unwrap();
+    assert_eq!(end.call_arg.as_deref(), Some("*nzv"));
+    assert_eq!(
+        r.params
+            .iter()
+            .find(|p| p.name == "v")
+            .unwrap()
+            .extent
+            .as_deref(),
+        Some("k_end")
+    );
+    assert!(!r.params.iter().any(|p| p.name == "nzv"), "{:?}", r.params);
+    let why = region(5).unwrap_err().to_string();
+    assert!(
+        why.contains("its bound `*nzv` changes inside the loop"),
+        "{why}"
+    );
+    compile_regions(&[("scale".into(), r)]);
+}
+
+/// tree-sitter reads `TRUE`, `FALSE` and `NULL` as literals: where the file defines them as
+/// macros (NPB's `#define TRUE 1`), the region carries their definitions.
+#[test]
+fn true_and_false_defined_as_macros_travel_with_the_region() {
+    let src = "\
+#define TRUE 1
+#define FALSE 0
+void flags(int n, const int* a, int* f) {
+    for (int i = 0; i < n; ++i) f[i] = a[i] > 0 ? TRUE : FALSE;
+}
+";
+    let (_, r) = outline_at(src.as_bytes(), Language::Cpp, 4, &Headers::default()).unwrap();
+    assert!(r.source.contains("#define TRUE 1"), "{}", r.source);
+    assert!(r.source.contains("#define FALSE 0"), "{}", r.source);
+    compile_regions(&[("flags".into(), r)]);
+}
+
+/// A single-header library's `#ifdef __cplusplus` / `extern "C" {` / `#endif` leaves a brace the
+/// parser cannot match (a syntax error in the file): its helpers are still judged, a pure one is
+/// called freely and an impure one is not, also where the rest of the file lands in an ERROR node
+/// (stb_dxt.h).
+#[test]
+fn helpers_after_an_unmatched_extern_c_brace_are_still_judged() {
+    let src = "\
+#ifndef LIB_H
+#define LIB_H
+#ifdef __cplusplus
+extern \"C\" {
+#endif
+#ifdef LIB_STATIC
+#define LIBDEF static
+#else
+#define LIBDEF extern
+#endif
+LIBDEF void api(int n);
+#ifdef __cplusplus
+}
+#endif
+#endif
+#ifdef LIB_IMPLEMENTATION
+static int lerp(int a, int b) { return (2 * a + b) / 3; }
+static int calls = 0;
+static int counted(int a) { calls = calls + 1; return a; }
+void use(int n, const int* a, int* out) {
+    for (int i = 0; i < n; i++) out[i] = lerp(a[i], 3);
+    for (int i = 0; i < n; i++) out[i] = counted(a[i]);
+}
+#endif
+";
+    let report = analyze_source(src.as_bytes(), Language::Cpp);
+    assert!(
+        report.has_syntax_errors,
+        "the snippet no longer shows the unmatched brace"
+    );
+    let at = |line: usize| report.loops.iter().find(|l| l.line == line).unwrap();
+    assert_eq!(at(21).kind, LoopKind::Map, "{}", at(21).reason);
+    assert!(!at(22).parallel);
+    assert!(at(22).reason.contains("`counted`"), "{}", at(22).reason);
+    // The snippet above parses with its helpers outside the ERROR node; stb_dxt.h itself does
+    // not (from its first `#ifndef` on): its pure `stb__Lerp13` must still be known.
+    let stb = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/stb/src/stb_dxt.h");
+    let report = analyze_file(&stb).unwrap();
+    let table = report.loops.iter().find(|l| l.line == 650).unwrap();
+    assert!(table.parallel, "{}", table.reason);
+}
+
+/// Constants of a file-scope enum (miniz's `enum { TDEFL_MAX_SUPPORTED_HUFF_CODESIZE = 32 };`)
+/// are known values and travel with the region like macros, their enum written once; an enum of
+/// a function's own is not the file's, and stays refused.
+#[test]
+fn file_scope_enum_constants_travel_with_the_region() {
+    let src = "\
+enum { MAX_CODE = 32, HALF = MAX_CODE / 2 };
+typedef enum { RED, GREEN } colour;
+void fold(int m, int* counts) {
+    for (int i = m + 1; i <= MAX_CODE; i++) counts[m] += counts[i] + HALF;
+}
+void paint(int n, int* c) {
+    for (int i = 0; i < n; i++) c[i] = i % 2 ? RED : GREEN;
+}
+void local(int n, int* c) {
+    enum { K = 3 };
+    for (int i = 0; i < n; i++) c[i] = K;
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let fold = region(4).unwrap();
+    let all = format!("{}\n{}", fold.types.definitions, fold.source);
+    assert_eq!(all.matches("enum { MAX_CODE = 32").count(), 1, "{all}");
+    let paint = region(7).unwrap();
+    assert_eq!(
+        paint
+            .source
+            .matches("typedef enum { RED, GREEN } colour;")
+            .count(),
+        1
+    );
+    let why = region(11).unwrap_err().to_string();
+    assert!(why.contains("it uses `K`, which is neither"), "{why}");
+    compile_regions(&[("fold".into(), fold), ("paint".into(), paint)]);
+}

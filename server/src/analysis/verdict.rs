@@ -60,6 +60,13 @@ pub fn classify(f: &LoopFacts) -> Verdict {
         if ws.is_empty() {
             continue;
         }
+        // Every touch of the array adds into it with one operator, some at data-dependent
+        // positions (miniMD's `f[i*PAD] += ..; f[j*PAD] -= ..` with `j = neighs[k]`): the
+        // updates commute, whichever iterations meet, so the loop is a histogram (atomics).
+        if let Some(indirect) = commuting_updates(refs) {
+            histograms.push(indirect.text.clone());
+            continue;
+        }
         for w in &ws {
             let direct = w.subs.iter().all(Option::is_some);
             if !direct {
@@ -90,11 +97,14 @@ pub fn classify(f: &LoopFacts) -> Verdict {
             if !subs.iter().any(|p| p.mentions(&counter)) {
                 match &w.write {
                     Some(WriteKind::Accumulate(op))
-                        if refs.iter().all(|r| r.write.is_some())
-                            && refs.iter().all(|r| {
-                                matches!(&r.write, Some(WriteKind::Accumulate(o)) if o == op)
-                                    || !may_overlap(&r.text, &w.text)
-                            }) =>
+                        if refs.iter().all(|r| {
+                            r.write.is_some() || never_meets(r, w, &nest_vars, f.induction.as_ref())
+                        }) && refs.iter().all(|r| {
+                            matches!(&r.write, Some(WriteKind::Accumulate(o)) if o == op)
+                                || !may_overlap(&r.text, &w.text)
+                                || (r.write.is_none()
+                                    && never_meets(r, w, &nest_vars, f.induction.as_ref()))
+                        }) =>
                     {
                         reductions.push(format!("`{}` with `{op}`", w.text));
                         continue;
@@ -366,6 +376,61 @@ fn collision(w: &ArrayRef, counter: &str, nest_vars: &[String]) -> Option<Verdic
         }
     }
     None
+}
+
+/// Whether the read `r` can never reach the fixed element `w` writes (`p[i]` for `i` from
+/// `m + 1` against `p[m]`): along one dimension their distance is a non-zero constant, or moves
+/// with the counter alone and starts (or ends) on the far side of zero.
+fn never_meets(r: &ArrayRef, w: &ArrayRef, nest_vars: &[String], ind: Option<&Induction>) -> bool {
+    if r.subs.len() != w.subs.len() {
+        return false;
+    }
+    r.subs.iter().zip(&w.subs).any(|(rs, ws)| {
+        let (Some(rs), Some(ws)) = (rs, ws) else {
+            return false;
+        };
+        let Some(d) = rs.sub(ws) else {
+            return false;
+        };
+        if let Some(c) = d.as_constant() {
+            return c != 0;
+        }
+        let Some(ind) = ind else {
+            return false;
+        };
+        let counter = ind.var.as_str();
+        if nest_vars.iter().any(|v| v != counter && d.mentions(v)) {
+            return false;
+        }
+        let Some(slope) = d.coefficient_of(counter).and_then(|c| c.as_constant()) else {
+            return false;
+        };
+        let at = |p: &Poly| d.substitute(counter, p).and_then(|v| v.as_constant());
+        match slope.signum() {
+            1 => at(&ind.lower).is_some_and(|v| v > 0) || at(&ind.upper).is_some_and(|v| v < 0),
+            -1 => at(&ind.upper).is_some_and(|v| v > 0) || at(&ind.lower).is_some_and(|v| v < 0),
+            _ => false,
+        }
+    })
+}
+
+/// The first data-dependent update when every reference of an array is an update with one
+/// associative operator (`-=` counts as `+`) that reads nothing else of it, and at least one
+/// lands at a data-dependent position.
+fn commuting_updates<'r>(refs: &[&'r ArrayRef]) -> Option<&'r ArrayRef> {
+    let mut op = None;
+    for r in refs {
+        let Some(WriteKind::Accumulate(o)) = &r.write else {
+            return None;
+        };
+        if r.scan_operand.is_some() || op.is_some_and(|p: &String| p != o) {
+            return None;
+        }
+        op = Some(o);
+    }
+    refs.iter()
+        .copied()
+        .find(|r| r.subs.iter().any(Option::is_none))
 }
 
 enum Dep {

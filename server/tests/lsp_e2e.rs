@@ -6,7 +6,7 @@ mod lsp_support;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use lsp_support::{Client, frame};
+use lsp_support::{Client, frame, uri_of};
 use serde_json::{Value, json};
 
 const T: Duration = Duration::from_secs(30);
@@ -17,10 +17,6 @@ fn workspace(name: &str) -> PathBuf {
         .join(name)
         .canonicalize()
         .unwrap()
-}
-
-fn uri_of(path: &Path) -> String {
-    format!("file://{}", path.display())
 }
 
 /// A server on workspace `ws` with `file` open: the client, the file's uri and text, and its

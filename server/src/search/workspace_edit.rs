@@ -353,7 +353,8 @@ mod tests {
         assert_eq!(with_replaced_lines(&with, &region, src), with);
     }
 
-    fn stencil() -> (String, OffloadRegion, OffloadRegion) {
+    /// stencil2d's source and its two loops' regions (jacobi_step, max_change).
+    pub(super) fn stencil() -> (String, OffloadRegion, OffloadRegion) {
         let src = std::fs::read_to_string(
             std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
                 .join("../test-workspaces/stencil2d/jacobi.cpp"),

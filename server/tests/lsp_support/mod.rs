@@ -24,6 +24,37 @@ pub struct Client {
     pub configuration: Value,
 }
 
+/// A path's `file://` URI, as the tests' files have plain ASCII paths.
+pub fn uri_of(path: &std::path::Path) -> String {
+    format!("file://{}", path.display())
+}
+
+/// Applies LSP text edits (line/character, ASCII text) to `text`.
+pub fn apply_edits(text: &str, edits: &[Value]) -> String {
+    let offset = |pos: &Value| {
+        let line = pos["line"].as_u64().unwrap() as usize;
+        let ch = pos["character"].as_u64().unwrap() as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        start + ch
+    };
+    let mut spans: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            (
+                offset(&e["range"]["start"]),
+                offset(&e["range"]["end"]),
+                e["newText"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let mut out = text.to_string();
+    for (start, end, new) in spans {
+        out.replace_range(start..end, new);
+    }
+    out
+}
+
 pub fn frame(body: &[u8]) -> Vec<u8> {
     let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
     out.extend_from_slice(body);

@@ -163,25 +163,7 @@ fn original_line(edits: &[LineEdit], patched: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
-    fn stencil() -> (String, OffloadRegion, OffloadRegion) {
-        let src = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("../test-workspaces/stencil2d/jacobi.cpp"),
-        )
-        .unwrap();
-        let at = |line| {
-            crate::analysis::outline_at(
-                src.as_bytes(),
-                crate::analysis::Language::Cpp,
-                line,
-                &crate::analysis::Headers::default(),
-            )
-            .unwrap()
-            .1
-        };
-        let (jacobi, max_change) = (at(9), at(18));
-        (src, jacobi, max_change)
-    }
+    use crate::search::workspace_edit::tests::stencil;
 
     #[test]
     fn offloading_both_stencil_loops_opens_a_session_around_the_convergence_loop() {

@@ -63,7 +63,11 @@ fn offloading_the_last_loop_opens_the_session_in_the_same_edit() {
     let uri = uri_of(&file);
     let mut c = Client::spawn(&[]);
     // The build check after the search is lsp_offload_e2e's; here it would only add load.
-    c.initialize(&root, json!({"strategy": "port", "checkBuild": false}), true);
+    c.initialize(
+        &root,
+        json!({"strategy": "port", "checkBuild": false}),
+        true,
+    );
     c.open(&uri, &text);
     c.diagnostics(&uri, Some(1), T);
     let line = text

@@ -5,6 +5,8 @@
 //! program whose two offloaded loops share one session compiles and links (each kernel file
 //! carries the registry, weakly) and, on a GPU, prints what its serial build prints.
 
+mod workspace_copy;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -66,18 +68,6 @@ fn offload_together(
     many
 }
 
-fn copy_workspace(ws: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let src = manifest().join("../test-workspaces").join(ws);
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
-    }
-    // The copy is its own repository: the build file search stops there.
-    std::fs::create_dir(dir.path().join(".git")).unwrap();
-    dir
-}
-
 fn candidate(name: &str) -> String {
     std::fs::read_to_string(manifest().join("src/verify/testdata/candidates").join(name)).unwrap()
 }
@@ -91,7 +81,7 @@ fn stencil2d_with_both_loops_resident_builds_and_its_serial_version_is_the_origi
         skip(Needs::Toolchain, "no cmake (scripts/setup pins it)");
         return;
     }
-    let dir = copy_workspace("stencil2d");
+    let dir = workspace_copy::copy("stencil2d");
     let original = std::fs::read_to_string(dir.path().join("jacobi.cpp")).unwrap();
     let many = offload_together(
         dir.path(),
@@ -183,7 +173,7 @@ fn stencil2d_with_both_loops_resident_builds_and_its_serial_version_is_the_origi
 
 #[test]
 fn without_residency_the_same_offload_has_no_session() {
-    let dir = copy_workspace("stencil2d");
+    let dir = workspace_copy::copy("stencil2d");
     let many = offload_together(
         dir.path(),
         "jacobi.cpp",
@@ -424,7 +414,7 @@ fn in_a_session_the_kept_array_is_copied_in_once_and_back_once() {
 
 #[test]
 fn stencil2d_with_its_arrays_resident_prints_what_the_serial_program_prints() {
-    let dir = copy_workspace("stencil2d");
+    let dir = workspace_copy::copy("stencil2d");
     let path = dir.path().join("jacobi.cpp");
     let original = std::fs::read_to_string(&path).unwrap();
     let loops: Vec<(usize, String)> = [9usize, 18]
@@ -468,7 +458,7 @@ fn offloading_both_loops_with_the_cli_opens_the_session_and_the_project_builds()
         skip(Needs::Toolchain, "no cmake (scripts/setup pins it)");
         return;
     }
-    let dir = copy_workspace("stencil2d");
+    let dir = workspace_copy::copy("stencil2d");
     let file = dir.path().join("jacobi.cpp");
     let offload = |line: usize| {
         let out = Command::new(env!("CARGO_BIN_EXE_cuda-offload"))

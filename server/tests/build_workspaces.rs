@@ -3,6 +3,8 @@
 //! configures and builds with its own CMake and nvcc; `cuda-offload check-build` then finds the
 //! serial version from the edit's marks and builds both (and, on a GPU, runs and compares them).
 
+mod workspace_copy;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -44,14 +46,7 @@ fn tools_found() -> bool {
 
 /// A copy of the workspace with the offload applied as the editor's workspace edit does it.
 fn offloaded_copy(ws: &str, file: &str, line: usize, candidate: &str) -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let src = manifest().join("../test-workspaces").join(ws);
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
-    }
-    // The copy is its own repository: the build file search stops there.
-    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let dir = workspace_copy::copy(ws);
     let path = dir.path().join(file);
     let (source, _, region) = analysis::outline_in_file(&path, line).unwrap();
     let candidate = std::fs::read_to_string(

@@ -3,6 +3,8 @@
 //! that backend; a file that is not UTF-8 is named with the offset of its first bad byte; every
 //! model call prints a line as it ends, and the result names the returned kernel's path.
 
+mod workspace_copy;
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -44,12 +46,7 @@ fn dead_url() -> String {
 
 /// A private copy of test-workspaces/saxpy (an `--out` or a bad file must not land in the repo).
 fn saxpy_copy() -> (tempfile::TempDir, PathBuf) {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-workspaces/saxpy");
-    let dir = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
-    }
+    let dir = workspace_copy::copy("saxpy");
     let file = dir.path().join("saxpy.cpp");
     (dir, file)
 }

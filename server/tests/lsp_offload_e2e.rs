@@ -8,6 +8,7 @@
 #[path = "support/http.rs"]
 mod http;
 mod lsp_support;
+mod workspace_copy;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -48,12 +49,7 @@ fn cassette_model() -> String {
 
 /// A private copy of test-workspaces/saxpy, so applied edits and kernel files stay out of the repo.
 fn saxpy_copy() -> (tempfile::TempDir, PathBuf, String) {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-workspaces/saxpy");
-    let dir = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
-    }
+    let dir = workspace_copy::copy("saxpy");
     let root = dir.path().canonicalize().unwrap();
     let file = root.join("saxpy.cpp");
     let text = std::fs::read_to_string(&file).unwrap();

@@ -3,6 +3,7 @@
 //! opens a residency session around main's convergence loop, and says so.
 
 mod lsp_support;
+mod workspace_copy;
 
 use std::path::Path;
 use std::time::Duration;
@@ -25,13 +26,7 @@ fn offloading_the_last_loop_opens_the_session_in_the_same_edit() {
         return;
     }
     // A copy of stencil2d with jacobi_step offloaded (its kernel, call and build edit on disk).
-    let dir = tempfile::tempdir().unwrap();
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-workspaces/stencil2d");
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
-    }
-    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    let dir = workspace_copy::copy("stencil2d");
     let root = dir.path().canonicalize().unwrap();
     let file = root.join("jacobi.cpp");
     let original = std::fs::read_to_string(&file).unwrap();

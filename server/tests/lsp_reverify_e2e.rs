@@ -4,6 +4,7 @@
 //! its diagnostic into a Warning.
 
 mod lsp_support;
+mod workspace_copy;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -54,12 +55,7 @@ fn diagnostic_with_code<'a>(diags: &'a [Value], code: &str) -> Option<&'a Value>
 
 #[test]
 fn saving_reverifies_accepted_kernels_and_warns_when_one_breaks() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-workspaces/saxpy");
-    let dir = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), dir.path().join(entry.file_name())).unwrap();
-    }
+    let dir = workspace_copy::copy("saxpy");
     let root = dir.path().canonicalize().unwrap();
     let file = root.join("saxpy.cpp");
     let uri = format!("file://{}", file.display());

@@ -181,20 +181,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     // Globals the function does not shadow are passed as parameters of their own.
     let mut resolved = resolved;
     for (name, ty) in &value_params {
-        resolved.push(VarDecl {
-            name: name.clone(),
-            ty: ty.clone(),
-            pointer: 0,
-            reference: false,
-            vector: false,
-            array_size: None,
-            dims: Vec::new(),
-            is_const: true,
-            is_param: true,
-            init: None,
-            literal_init: false,
-            start_byte: func.start_byte(),
-        });
+        resolved.push(VarDecl::scalar_param(name, ty, func.start_byte()));
     }
     let mut root = func;
     while let Some(p) = root.parent() {
@@ -559,20 +546,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
 
     for h in req.hoisted {
         params.push(Param {
-            decl: VarDecl {
-                name: h.symbol.clone(),
-                ty: h.ty.clone(),
-                pointer: 0,
-                reference: false,
-                vector: false,
-                array_size: None,
-                dims: Vec::new(),
-                is_const: true,
-                is_param: true,
-                init: None,
-                literal_init: false,
-                start_byte: h.ranges.first().map_or(0, |r| r.0),
-            },
+            decl: VarDecl::scalar_param(&h.symbol, &h.ty, h.ranges.first().map_or(0, |r| r.0)),
             region: RegionParam {
                 name: h.symbol.clone(),
                 elem_type: h.ty.clone(),
@@ -589,20 +563,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     // Sizes of `v.size()` become parameters of their own.
     for size in &extra_sizes {
         params.push(Param {
-            decl: VarDecl {
-                name: size.clone(),
-                ty: "std::size_t".into(),
-                pointer: 0,
-                reference: false,
-                vector: false,
-                array_size: None,
-                dims: Vec::new(),
-                is_const: true,
-                is_param: true,
-                init: None,
-                literal_init: false,
-                start_byte: 0,
-            },
+            decl: VarDecl::scalar_param(size, "std::size_t", 0),
             region: RegionParam {
                 name: size.clone(),
                 elem_type: "std::size_t".into(),

@@ -29,6 +29,25 @@ pub struct VarDecl {
 }
 
 impl VarDecl {
+    /// A read-only scalar parameter the outliner adds (a global passed in, a hoisted bound, an
+    /// array's size).
+    pub fn scalar_param(name: &str, ty: &str, start_byte: usize) -> VarDecl {
+        VarDecl {
+            name: name.to_string(),
+            ty: ty.to_string(),
+            pointer: 0,
+            reference: false,
+            vector: false,
+            array_size: None,
+            dims: Vec::new(),
+            is_const: true,
+            is_param: true,
+            init: None,
+            literal_init: false,
+            start_byte,
+        }
+    }
+
     pub fn is_array(&self) -> bool {
         self.vector || self.pointer == 1 || self.array_size.is_some()
     }

@@ -202,7 +202,6 @@ fn find<'t>(ctx: &Context<'t>) -> Result<Option<Group<'t>>, NoPort> {
                 "`{name}` is used in the loop outside its arg-min/arg-max update"
             )));
         }
-        // The value compared must also be the value the extremum is set to, on the other side.
         let members = order
             .iter()
             .map(|k| Member {

@@ -284,7 +284,7 @@ async fn offload(client: &Client, state: &Arc<State>, arg: LoopArg) -> Result<Op
             source,
             region_for_check,
             summary.clone(),
-            settings.nvcc_path.clone(),
+            settings.clone(),
         );
     }
     Ok(Some(serde_json::json!({
@@ -308,7 +308,7 @@ fn check_build_after(
     source: String,
     region: crate::analysis::OffloadRegion,
     summary: crate::search::offload::OffloadSummary,
-    nvcc: Option<String>,
+    settings: crate::lsp::state::LspSettings,
 ) {
     tokio::spawn(async move {
         let kernel = summary.kernel_file.clone();
@@ -316,7 +316,8 @@ fn check_build_after(
             let build = crate::project::build_edit(
                 &file,
                 &summary.kernel_file,
-                &crate::project::CudaArch::choose(None),
+                // The architecture the applied edit names, so the check builds what the user gets.
+                &crate::project::CudaArch::choose(settings.gpu_arch.as_deref()),
                 &crate::project::read_from_disk,
             );
             crate::project::check::after_offload(
@@ -325,7 +326,7 @@ fn check_build_after(
                 &region,
                 &summary,
                 &build,
-                nvcc.as_deref().map(std::path::Path::new),
+                settings.nvcc_path.as_deref().map(std::path::Path::new),
             )
         })
         .await;

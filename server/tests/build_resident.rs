@@ -310,7 +310,8 @@ struct HostRuntimeCounts {
 };
 inline HostRuntimeCounts& host_runtime_counts() { static HostRuntimeCounts c; return c; }
 inline cudaError_t cudaMalloc(void** p, size_t n) { *p = std::malloc(n); ++host_runtime_counts().mallocs; return 0; }
-inline cudaError_t cudaFree(void* p) { std::free(p); ++host_runtime_counts().frees; return 0; }
+// cudaFree(0) creates the context (the wrappers' early start): no buffer, not counted.
+inline cudaError_t cudaFree(void* p) { if (p) { std::free(p); ++host_runtime_counts().frees; } return 0; }
 inline cudaError_t cudaMemcpy(void* d, const void* s, size_t n, cudaMemcpyKind k) {
     std::memcpy(d, s, n);
     ++(k == cudaMemcpyHostToDevice ? host_runtime_counts().h2d : host_runtime_counts().d2h);

@@ -130,18 +130,19 @@ fn the_benchmark_tasks_ports_compile() {
     let mut ported = 0;
     let mut bad = Vec::new();
     for t in &tasks {
-        let Ok(p) = port(&t.task.region) else {
-            continue;
+        let p = match port(&t.task.region) {
+            Ok(p) => p,
+            Err(why) => {
+                eprintln!("{}: no port: {why}", t.id());
+                continue;
+            }
         };
         ported += 1;
         if let Err(e) = compile_alone(&t.task.region, &p.code) {
             bad.push(format!("{}: {e}\n{}", t.id(), p.code));
         }
     }
-    assert!(
-        ported * 2 > tasks.len(),
-        "{ported} of {} ported",
-        tasks.len()
-    );
+    // 30 of the 40 ParEval tasks on 2026-12-04 (the reasons of the others are printed above).
+    assert!(ported >= 30, "{ported} of {} ported", tasks.len());
     assert!(bad.is_empty(), "{}", bad.join("\n\n"));
 }

@@ -23,8 +23,9 @@ pub const REGISTRY_MARKER: &str =
 pub use crate::analysis::residency::kept_resident;
 pub use crate::analysis::residency::{BEGIN, END, KEEP};
 
-/// The registry's C++ (host code of a `.cu` file; needs `<cstdio>`, `<cstdlib>`, `<utility>`,
-/// `<vector>` and `<cuda_runtime.h>`, which the wrapper includes before it).
+/// The registry's C++ (host code of a `.cu` file; needs `<cstdio>`, `<cstdlib>`, `<mutex>`,
+/// `<thread>`, `<utility>`, `<vector>` and `<cuda_runtime.h>`, which the wrapper includes before
+/// it).
 pub fn registry_source() -> String {
     let ns = NAMESPACE;
     format!(
@@ -52,6 +53,35 @@ __attribute__((weak)) Session& session() {{
     static Session s;
     return s;
 }}
+// Creating the CUDA context costs a fixed ~0.3 s on a data-centre GPU (an H200, persistence mode
+// on), more than many offloaded loops take. It starts on a thread of its own when the program
+// starts, so it overlaps whatever the program does before its first offloaded call (reading
+// input, filling arrays); every wrapper first waits for it. CUDA_OFFLOAD_EARLY_INIT=0 turns it off.
+struct Warm {{
+    std::thread thread;
+    std::once_flag joined;
+    Warm() {{
+        const char* off = std::getenv("CUDA_OFFLOAD_EARLY_INIT");
+        if (off && off[0] == '0') return;
+        try {{
+            thread = std::thread([] {{ cudaFree(0); }});
+        }} catch (...) {{
+            // No thread to spare: the first call creates the context as without this.
+        }}
+    }}
+    ~Warm() {{ wait(); }}
+    void wait() {{
+        std::call_once(joined, [this] {{
+            if (thread.joinable()) thread.join();
+        }});
+    }}
+}};
+__attribute__((weak)) Warm& warm() {{
+    static Warm w;
+    return w;
+}}
+// Every kernel file starts it during static initialisation; the weak warm() makes it one thread.
+[[maybe_unused]] static const bool warm_started = (warm(), true);
 __attribute__((weak)) void check(cudaError_t err, const char* what) {{
     if (err != cudaSuccess) {{
         std::fprintf(stderr, "cuda-offload residency: %s: %s\n", what, cudaGetErrorString(err));

@@ -87,7 +87,7 @@ fn host_wrapper(region: &OffloadRegion) -> String {
     w.push_str(WRAPPER_MARKER);
     w.push('\n');
     w.push_str(
-        "#include <cstdio>\n#include <cstdlib>\n#include <utility>\n#include <vector>\n#include <cuda_runtime.h>\n\n",
+        "#include <cstdio>\n#include <cstdlib>\n#include <mutex>\n#include <thread>\n#include <utility>\n#include <vector>\n#include <cuda_runtime.h>\n\n",
     );
     w.push_str(&resident_runtime::registry_source());
     w.push('\n');
@@ -95,6 +95,11 @@ fn host_wrapper(region: &OffloadRegion) -> String {
         "static void {entry}_check(cudaError_t err, const char* what) {{\n    if (err != cudaSuccess) {{\n        std::fprintf(stderr, \"{entry}: %s: %s\\n\", what, cudaGetErrorString(err));\n        std::abort();\n    }}\n}}\n\n"
     ));
     w.push_str(&format!("{} {{\n", region.signature_named(&entry)));
+    // The CUDA context, started when the program started (see the registry).
+    w.push_str(&format!(
+        "    {}::warm().wait();\n",
+        resident_runtime::NAMESPACE
+    ));
     let arrays: Vec<&RegionParam> = region.params.iter().filter(|p| p.is_array).collect();
     for p in &arrays {
         let extent = p.extent.as_deref().unwrap_or("1");

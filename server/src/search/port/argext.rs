@@ -1,10 +1,16 @@
-//! An extremum with values carried along: `if (d < best) { best = d; at = i; }` (arg-min,
-//! arg-max, and a guard beside the comparison). Each thread runs the body on private copies,
-//! noting the serial ordinal of the iteration that last set them; the block's and then the
-//! grid's partials are folded in a fixed order by a rule that gives the serial answer exactly:
-//! the better value wins, and between equal values the earlier iteration for a strict
-//! comparison (`<`, `>`: the first one found stays) or the later one for `<=`/`>=`. A partial
-//! that never updated keeps the start values and loses to any that did.
+//! Conditional updates whose serial answer depends on which iteration ran them last or first:
+//! an extremum with values carried along (`if (d < best) { best = d; at = i; }`: arg-min,
+//! arg-max, a guard beside the comparison allowed), a guarded assignment (`if (c) last = i;`:
+//! the last iteration whose guard held) and a search that stops at its first find
+//! (`if (c) { found = 1; break; }`). Each thread runs the body on private copies, noting the
+//! serial ordinal of the iteration that last set them (a thread of a search stops at its first
+//! find: its later iterations come later in the serial order too); the block's and then the
+//! grid's partials fold by a rule that gives the serial answer exactly: for an extremum the better
+//! value wins, and between equal values the earlier iteration for a strict comparison (`<`, `>`)
+//! or the later one for `<=`/`>=`; for a guarded assignment the later iteration, for a search the
+//! earlier. A partial that never updated keeps the start values and loses to any that did.
+//! Several independent updates in one body (`if (x[i] == v) in_x = 1; if (y[i] == v) in_y = 1;`)
+//! fold group by group.
 
 use tree_sitter::Node;
 
@@ -33,22 +39,76 @@ impl Member {
     }
 }
 
-struct Group<'t> {
-    update: Node<'t>,
-    /// The extremum first, then the carried values.
-    members: Vec<Member>,
-    max: bool,
-    strict: bool,
+/// Which of the iterations that ran a group's update the serial loop's final values come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Rule {
+    /// `if (v < best) { best = v; at = i; }`: the best value; between equal values the earlier
+    /// iteration for a strict comparison, the later one for `<=`/`>=`.
+    Extremum { max: bool, strict: bool },
+    /// `if (cond) last = i;`: the values of the last iteration whose guard held.
+    Last,
+    /// `if (cond) { at = i; break; }`: the first one's; each thread stops at its own first.
+    First,
 }
 
-/// The group's kernels when the body is one arg-extremum update; `None` when it is not one.
+struct Group<'t> {
+    update: Node<'t>,
+    /// The extremum first (for [`Rule::Extremum`]), then the carried values.
+    members: Vec<Member>,
+    rule: Rule,
+}
+
+impl Group<'_> {
+    fn describe(&self) -> String {
+        let names: Vec<String> = self
+            .members
+            .iter()
+            .map(|m| format!("`{}`", m.name))
+            .collect();
+        match self.rule {
+            Rule::Extremum { max, .. } => {
+                let carried = &names[1..];
+                format!(
+                    "arg-{} of {} carrying {}",
+                    if max { "max" } else { "min" },
+                    names[0],
+                    carried.join(", ")
+                )
+            }
+            Rule::Last => format!("last guarded assignment of {}", names.join(", ")),
+            Rule::First => format!(
+                "first guarded assignment of {} (each thread stops at its first)",
+                names.join(", ")
+            ),
+        }
+    }
+
+    /// Whether partial `b` replaces partial `a` (both found), in C over `a`, `b` and group `k`.
+    fn replaces(&self, k: usize) -> String {
+        let later = format!("b.at_{k} > a.at_{k}");
+        let earlier = format!("b.at_{k} < a.at_{k}");
+        match self.rule {
+            Rule::Last => later,
+            Rule::First => earlier,
+            Rule::Extremum { max, strict } => {
+                let e = &self.members[0].name;
+                let cmp = if max { ">" } else { "<" };
+                let tie = if strict { earlier } else { later };
+                // NaN-safe as the serial comparisons: neither better means a tie.
+                format!("(b.v_{e} {cmp} a.v_{e}) || (!(a.v_{e} {cmp} b.v_{e}) && {tie})")
+            }
+        }
+    }
+}
+
+/// The groups' kernels when the body has conditional updates of this kind; `None` when not.
 pub fn write(ctx: &mut Context) -> Option<Result<(String, String), NoPort>> {
-    let group = match find(ctx) {
-        Ok(Some(g)) => g,
-        Ok(None) => return None,
+    let groups = match find(ctx) {
+        Ok(g) if g.is_empty() => return None,
+        Ok(g) => g,
         Err(e) => return Some(Err(e)),
     };
-    Some(generate(ctx, group))
+    Some(generate(ctx, groups))
 }
 
 /// Accumulator candidates: output pointers of one element and locals declared before the loop.
@@ -115,7 +175,10 @@ fn assignment<'t>(p: &Parsed, st: Node<'t>, cands: &[Member]) -> Option<(usize, 
     Some((k, e.child_by_field_name("right")?))
 }
 
-fn find<'t>(ctx: &Context<'t>) -> Result<Option<Group<'t>>, NoPort> {
+/// The accumulator groups of the body: every `if` (no else) whose branch only assigns
+/// accumulator candidates (and may end with `break`), with the values and guard free of them
+/// except an extremum's own comparison.
+fn find<'t>(ctx: &Context<'t>) -> Result<Vec<Group<'t>>, NoPort> {
     let p = ctx.parsed;
     let cands = candidates(ctx);
     let body = ctx.body_node();
@@ -125,7 +188,7 @@ fn find<'t>(ctx: &Context<'t>) -> Result<Option<Group<'t>>, NoPort> {
             ifs.push(n);
         }
     });
-    let mut found: Option<Group> = None;
+    let mut groups: Vec<Group> = Vec::new();
     for u in ifs {
         if u.child_by_field_name("alternative").is_some() {
             continue;
@@ -136,11 +199,18 @@ fn find<'t>(ctx: &Context<'t>) -> Result<Option<Group<'t>>, NoPort> {
         ) else {
             continue;
         };
-        let assigned: Vec<Option<(usize, Node)>> = statements(branch)
+        let mut stmts = statements(branch);
+        let exits = stmts
+            .last()
+            .is_some_and(|l| ctx.exits.contains(&l.start_byte()));
+        if exits {
+            stmts.pop();
+        }
+        let assigned: Vec<Option<(usize, Node)>> = stmts
             .into_iter()
             .map(|st| assignment(p, st, &cands))
             .collect();
-        if assigned.len() < 2 || assigned.iter().any(Option::is_none) {
+        if assigned.is_empty() || assigned.iter().any(Option::is_none) {
             continue;
         }
         let assigned: Vec<(usize, Node)> = assigned.into_iter().flatten().collect();
@@ -165,26 +235,42 @@ fn find<'t>(ctx: &Context<'t>) -> Result<Option<Group<'t>>, NoPort> {
                 }
             }
         }
-        let Some((m, compared, max, strict)) = extremum else {
-            continue;
+        let (rule, order, compared) = match extremum {
+            // One assignment under a comparison is a plain min/max: the reduction's.
+            Some(_) if assigned.len() < 2 || exits => continue,
+            Some((m, compared, max, strict)) => {
+                let mut order: Vec<usize> = vec![m];
+                order.extend(assigned.iter().map(|(k, _)| *k).filter(|k| *k != m));
+                (Rule::Extremum { max, strict }, order, Some((m, compared)))
+            }
+            None => {
+                let order: Vec<usize> = assigned.iter().map(|(k, _)| *k).collect();
+                (if exits { Rule::First } else { Rule::Last }, order, None)
+            }
         };
-        if found.is_some() {
-            return Err(NoPort::new("two arg-min/arg-max updates in one loop"));
-        }
-        let mut order: Vec<usize> = vec![m];
-        order.extend(assigned.iter().map(|(k, _)| *k).filter(|k| *k != m));
         let names: Vec<&str> = order.iter().map(|k| cands[*k].name.as_str()).collect();
+        if let Some(g) = groups
+            .iter()
+            .find(|g| g.members.iter().any(|m| names.contains(&m.name.as_str())))
+        {
+            return Err(NoPort::new(format!(
+                "`{}` is updated by two conditional assignments",
+                g.members[0].name
+            )));
+        }
         // Every use of the group in the body is this update: the comparison's accumulator side
-        // and the assignments' targets. Anything else reads a thread's partial as if it were
-        // the serial value.
+        // and the assignments' targets. Anything else (the guard, a value, another statement)
+        // reads a thread's partial as if it were the serial value.
         let mut stray = None;
         walk(body, &mut |n| {
             if n.kind() != "identifier" || !names.contains(&p.text(n)) {
                 return;
             }
-            let in_compared = n.start_byte() >= compared.start_byte()
-                && n.end_byte() <= compared.end_byte()
-                && p.text(n) == cands[m].name;
+            let in_compared = compared.is_some_and(|(m, c)| {
+                n.start_byte() >= c.start_byte()
+                    && n.end_byte() <= c.end_byte()
+                    && p.text(n) == cands[m].name
+            });
             let is_target = assigned.iter().any(|(_, value)| {
                 value
                     .parent()
@@ -197,10 +283,16 @@ fn find<'t>(ctx: &Context<'t>) -> Result<Option<Group<'t>>, NoPort> {
                 stray = Some(p.text(n).to_string());
             }
         });
-        if let Some(name) = stray {
-            return Err(NoPort::new(format!(
-                "`{name}` is used in the loop outside its arg-min/arg-max update"
-            )));
+        match stray {
+            // A guarded assignment that reads itself (`if (c) s = s + x[i];`) is the
+            // reduction's to read.
+            Some(_) if compared.is_none() => continue,
+            Some(name) => {
+                return Err(NoPort::new(format!(
+                    "`{name}` is used in the loop outside its arg-min/arg-max update"
+                )));
+            }
+            None => {}
         }
         let members = order
             .iter()
@@ -210,17 +302,27 @@ fn find<'t>(ctx: &Context<'t>) -> Result<Option<Group<'t>>, NoPort> {
                 param: cands[*k].param,
             })
             .collect();
-        found = Some(Group {
+        groups.push(Group {
             update: u,
             members,
-            max,
-            strict,
+            rule,
         });
     }
-    let Some(g) = found else {
-        return Ok(None);
-    };
-    for m in &g.members {
+    if groups.is_empty() {
+        return Ok(groups);
+    }
+    let firsts = groups.iter().filter(|g| g.rule == Rule::First).count();
+    if firsts != ctx.exits.len() {
+        return Err(NoPort::new(
+            "the loop body leaves the loop early, not right after assigning what the loop finds",
+        ));
+    }
+    if firsts > 0 && groups.len() > 1 {
+        return Err(NoPort::new(
+            "a loop that stops at its first find updates other values too",
+        ));
+    }
+    for m in groups.iter().flat_map(|g| &g.members) {
         if Scalar::of(&m.ty).is_none() {
             return Err(NoPort::new(format!(
                 "`{}` is of type `{}`, not a builtin scalar",
@@ -228,27 +330,64 @@ fn find<'t>(ctx: &Context<'t>) -> Result<Option<Group<'t>>, NoPort> {
             )));
         }
     }
-    // Another accumulator beside the group is not this shape.
-    let others: Vec<&Member> = cands
-        .iter()
-        .filter(|c| c.param && !g.members.iter().any(|m| m.name == c.name))
-        .collect();
-    if let Some(o) = others
-        .iter()
-        .find(|o| crate::analysis::mentions_word(ctx.parsed.text(body), &o.name))
-    {
-        return Err(NoPort::new(format!(
-            "the accumulator `{}` beside an arg-min/arg-max",
-            o.name
-        )));
+    // Another accumulator beside the groups is not this shape: a parameter used, or a local
+    // written, in the body.
+    let member = |name: &str| {
+        groups
+            .iter()
+            .flat_map(|g| &g.members)
+            .any(|m| m.name == name)
+    };
+    for o in cands.iter().filter(|c| !member(&c.name)) {
+        let used = if o.param {
+            crate::analysis::mentions_word(p.text(body), &o.name)
+        } else {
+            written_in(p, body, &o.name)
+        };
+        if used {
+            return Err(NoPort::new(format!(
+                "the accumulator `{}` beside a conditional update",
+                o.name
+            )));
+        }
     }
-    Ok(Some(g))
+    if firsts > 0 {
+        // Stopping early is the serial answer only if nothing else happens in the iterations
+        // skipped: the body is declarations and the update.
+        let mut c = body.walk();
+        if let Some(other) = body.named_children(&mut c).find(|st| {
+            st.kind() != "declaration" && st.kind() != "comment" && st.id() != groups[0].update.id()
+        }) {
+            return Err(NoPort::new(format!(
+                "a loop that stops at its first find also runs `{}`",
+                p.text(other).lines().next().unwrap_or("").trim()
+            )));
+        }
+    }
+    Ok(groups)
 }
 
-fn generate(ctx: &mut Context, g: Group) -> Result<(String, String), NoPort> {
+/// Whether `name` is assigned or incremented anywhere in `body`.
+fn written_in(p: &Parsed, body: Node, name: &str) -> bool {
+    let mut written = false;
+    walk(body, &mut |n| {
+        let target = match n.kind() {
+            "assignment_expression" => n.child_by_field_name("left"),
+            "update_expression" => n.child_by_field_name("argument"),
+            _ => None,
+        };
+        if target.is_some_and(|t| is_deref_of(p, t, name)) {
+            written = true;
+        }
+    });
+    written
+}
+
+fn generate(ctx: &mut Context, groups: Vec<Group>) -> Result<(String, String), NoPort> {
     let p = ctx.parsed;
+    let members: Vec<&Member> = groups.iter().flat_map(|g| &g.members).collect();
     // The body on private copies, noting the ordinal of each update.
-    for m in g.members.iter().filter(|m| m.param) {
+    for m in members.iter().filter(|m| m.param) {
         let body = ctx.body_node();
         let mut derefs = Vec::new();
         let mut bare = false;
@@ -267,114 +406,115 @@ fn generate(ctx: &mut Context, g: Group) -> Result<(String, String), NoPort> {
             ctx.edits.replace(d.byte_range(), m.private());
         }
     }
-    let branch = g
-        .update
-        .child_by_field_name("consequence")
-        .expect("found with a consequence");
-    ctx.edits
-        .replace(branch.start_byte()..branch.start_byte(), "{ ");
-    ctx.edits.replace(
-        branch.end_byte()..branch.end_byte(),
-        " port_at = port_t; port_found = 1; }",
-    );
-    let fields: String = g
-        .members
+    for (k, g) in groups.iter().enumerate() {
+        let branch = g
+            .update
+            .child_by_field_name("consequence")
+            .expect("found with a consequence");
+        // Noted before the branch runs: it only assigns (and may leave the loop).
+        ctx.edits.replace(
+            branch.start_byte()..branch.start_byte(),
+            format!("{{ port_at_{k} = port_t; port_found_{k} = 1; "),
+        );
+        ctx.edits
+            .replace(branch.end_byte()..branch.end_byte(), " }");
+    }
+    let mut fields: String = members
         .iter()
         .map(|m| format!(" {} v_{};", m.ty, m.name))
         .collect();
+    for k in 0..groups.len() {
+        fields.push_str(&format!(" long long at_{k}; int found_{k};"));
+    }
     let t = format!("{}_port_arg", ctx.region.name);
-    let better = |a: &str, b: &str| {
-        let e = &g.members[0].name;
-        if g.max {
-            format!("{a}.v_{e} > {b}.v_{e}")
-        } else {
-            format!("{a}.v_{e} < {b}.v_{e}")
-        }
-    };
-    let tie = if g.strict {
-        "b.at < a.at"
-    } else {
-        "b.at > a.at"
-    };
+    let mut picks = String::new();
+    for (k, g) in groups.iter().enumerate() {
+        let take: String = g
+            .members
+            .iter()
+            .map(|m| format!(" r.v_{n} = b.v_{n};", n = m.name))
+            .collect();
+        picks.push_str(&format!(
+            "    if (b.found_{k} && (!a.found_{k} || {replaces})) {{{take} r.at_{k} = b.at_{k}; r.found_{k} = 1; }}\n",
+            replaces = g.replaces(k)
+        ));
+    }
     let pick = format!(
-        "struct {t} {{{fields} long long at; int found; }};\n\n// The serial answer of two partials (see the port's notes): the better value; between equal ones the {which} iteration.\n__device__ __forceinline__ {t} {t}_pick(const {t}& a, const {t}& b) {{\n    if (!a.found) return b.found ? b : a;\n    if (!b.found) return a;\n    if ({bb}) return b;\n    if ({ab}) return a;\n    return ({tie}) ? b : a;\n}}\n",
-        which = if g.strict { "earlier" } else { "later" },
-        bb = better("b", "a"),
-        ab = better("a", "b"),
+        "struct {t} {{{fields} }};\n\n// The serial answer of two partials, group by group (see the port's notes). A selection by a\n// total order (distinct iterations): associative, commutative and idempotent, so partials fold\n// in any order.\n__device__ __forceinline__ {t} {t}_pick(const {t}& a, const {t}& b) {{\n    {t} r = a;\n{picks}    return r;\n}}\n"
     );
     let all_decls = ctx.prelude();
-    let starts: String = g
-        .members
+    let starts: String = members
         .iter()
         .filter(|m| m.param)
         .map(|m| format!("    {} {} = *{};\n", m.ty, m.private(), m.name))
         .collect();
-    let save: String = g
-        .members
+    let mut notes = String::new();
+    let mut save: String = members
         .iter()
         .map(|m| format!(" port_mine.v_{} = {};", m.name, m.private()))
         .collect();
-    let restore: String = g
-        .members
+    for k in 0..groups.len() {
+        notes.push_str(&format!(
+            "    long long port_at_{k} = 0;\n    int port_found_{k} = 0;\n"
+        ));
+        save.push_str(&format!(
+            " port_mine.at_{k} = port_at_{k}; port_mine.found_{k} = port_found_{k};"
+        ));
+    }
+    let restore: String = members
         .iter()
         .map(|m| {
             if m.param {
-                format!("    *{} = port_best.v_{};\n", m.name, m.name)
+                format!("        *{} = port_best.v_{};\n", m.name, m.name)
             } else {
-                format!("    {} = port_best.v_{};\n", m.name, m.name)
+                format!("        {} = port_best.v_{};\n", m.name, m.name)
             }
         })
         .collect();
-    let after = ctx.after();
+    let after: String = ctx.after().lines().map(|l| format!("    {l}\n")).collect();
     let params = format!("{}, {t}* port_parts", ctx.params());
     let args = format!("{}, port_parts", ctx.args());
     let (main, done) = (ctx.kernel_name("kernel"), ctx.kernel_name("finish"));
     let body = ctx.body();
     let blocks = ctx.reduction_blocks();
     let lp = ctx.grid_stride(&format!("        {body}\n"));
-    // The grid-stride loop declares the ordinal `port_t`; the update notes it.
+    let tree = format!(
+        "    port_block[threadIdx.x] = port_mine;\n    __syncthreads();\n    for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {{\n        if (threadIdx.x < s) port_block[threadIdx.x] = {t}_pick(port_block[threadIdx.x], port_block[threadIdx.x + s]);\n        __syncthreads();\n    }}\n"
+    );
+    // The grid-stride loop declares the ordinal `port_t`; the updates note it.
     let code = format!(
         "{pick}
 __global__ void {main}({params}) {{
-{all_decls}{starts}    long long port_at = 0;
-    int port_found = 0;
-{lp}    {t} port_mine;{save} port_mine.at = port_at; port_mine.found = port_found;
+{all_decls}{starts}{notes}{lp}    {t} port_mine;{save}
     __shared__ {t} port_block[{BLOCK}];
-    port_block[threadIdx.x] = port_mine;
-    __syncthreads();
-    if (threadIdx.x == 0) {{
-        {t} port_best = port_block[0];
-        for (unsigned j = 1; j < blockDim.x; ++j) port_best = {t}_pick(port_best, port_block[j]);
-        port_parts[blockIdx.x] = port_best;
-    }}
+{tree}    if (threadIdx.x == 0) port_parts[blockIdx.x] = port_block[0];
 }}
 
 __global__ void {done}({params}, long long port_nblocks) {{
-{all_decls}    {t} port_best = port_parts[0];
-    for (long long b = 1; b < port_nblocks; ++b) port_best = {t}_pick(port_best, port_parts[b]);
-{restore}{after}}}
+{all_decls}    {t} port_mine = port_parts[0];
+    for (long long b = threadIdx.x; b < port_nblocks; b += blockDim.x) port_mine = {t}_pick(port_mine, port_parts[b]);
+    __shared__ {t} port_block[{BLOCK}];
+{tree}    if (threadIdx.x == 0) {{
+        {t} port_best = port_block[0];
+{restore}{after}    }}
+}}
 
 {entry} {{
 {blocks}    {t}* port_parts = nullptr;
     if (cudaMalloc(&port_parts, (size_t)port_blocks * sizeof({t})) != cudaSuccess) return;
     {main}<<<(unsigned)port_blocks, {BLOCK}>>>({args});
-    {done}<<<1, 1>>>({args}, port_blocks);
+    {done}<<<1, {BLOCK}>>>({args}, port_blocks);
     cudaFree(port_parts);
 }}
 ",
         entry = ctx.entry(),
     );
-    let carried: Vec<String> = g.members[1..]
-        .iter()
-        .map(|m| format!("`{}`", m.name))
-        .collect();
+    let shapes: Vec<String> = groups.iter().map(Group::describe).collect();
     Ok((
         code,
         format!(
-            "arg-{} of `{}` carrying {} (per-thread partials folded in serial order)",
-            if g.max { "max" } else { "min" },
-            g.members[0].name,
-            carried.join(", ")
+            "{} (per-thread partials folded in serial order)",
+            shapes.join("; ")
         ),
     ))
 }

@@ -19,6 +19,9 @@ pub struct Context<'a> {
     pub nest: &'a Nest,
     pub edits: Edits,
     includes: BTreeSet<&'static str>,
+    /// Where the body leaves the loop early: each a `break` that ends the branch of an `if` (a
+    /// search's "found it"); only a reduction that takes the first such iteration can port them.
+    pub exits: Vec<usize>,
 }
 
 impl<'a> Context<'a> {
@@ -28,20 +31,23 @@ impl<'a> Context<'a> {
         nest: &'a Nest,
         edits: Edits,
     ) -> Result<Context<'a>, NoPort> {
-        let ctx = Context {
+        let mut ctx = Context {
             region,
             parsed,
             nest,
             edits,
             includes: BTreeSet::new(),
+            exits: Vec::new(),
         };
-        ctx.check_body()?;
+        ctx.exits = ctx.check_body()?;
         Ok(ctx)
     }
 
-    /// A `return` or a `break` of the mapped loop would end a thread's whole grid-stride loop.
-    fn check_body(&self) -> Result<(), NoPort> {
+    /// A `return` or a `break` of the mapped loop would end a thread's whole grid-stride loop:
+    /// refused, except a `break` that ends an `if`'s branch, which is returned for the kind to judge.
+    fn check_body(&self) -> Result<Vec<usize>, NoPort> {
         let mut bad = None;
+        let mut exits = Vec::new();
         let body = self.body_node();
         walk(body, &mut |n| {
             if bad.is_some() {
@@ -69,12 +75,14 @@ impl<'a> Context<'a> {
                     }
                     up = u.parent();
                 }
-                if !inside || n.kind() == "goto_statement" {
+                if n.kind() == "break_statement" && !inside && ends_an_if_branch(n) {
+                    exits.push(n.start_byte());
+                } else if !inside || n.kind() == "goto_statement" {
                     bad = Some("the loop body leaves the loop early");
                 }
             }
         });
-        bad.map_or(Ok(()), |b| Err(NoPort::new(b)))
+        bad.map_or(Ok(exits), |b| Err(NoPort::new(b)))
     }
 
     pub fn body_node(&self) -> tree_sitter::Node<'a> {
@@ -227,6 +235,23 @@ impl<'a> Context<'a> {
         })
     }
 
+    /// Why the analysis of the serial function finds the mapped loop sequential (a loop-carried
+    /// dependence), if it does: a declared kind (a benchmark task's) is checked against it, so a
+    /// serial loop declared a map gets no port that races.
+    pub fn outer_dependence(&self) -> Option<String> {
+        let line = self.nest.outer_line;
+        let report = crate::analysis::analyze_source(
+            self.parsed.src.as_bytes(),
+            crate::analysis::Language::Cpp,
+        );
+        report
+            .loops
+            .iter()
+            .find(|l| l.line == line)
+            .filter(|l| !l.parallel && l.kind == LoopKind::Sequential)
+            .map(|l| l.reason.clone())
+    }
+
     /// A map or stencil: every iteration as it is, one per thread.
     pub fn map(&self, two_d: bool) -> String {
         let k = self.kernel_name("kernel");
@@ -275,4 +300,26 @@ impl<'a> Context<'a> {
         };
         format!("\n{kernel}\n{} {{\n{launch}}}\n", self.entry())
     }
+}
+
+/// `if (c) break;` or `if (c) { ...; break; }`, without an else.
+fn ends_an_if_branch(brk: tree_sitter::Node) -> bool {
+    let Some(parent) = brk.parent() else {
+        return false;
+    };
+    let branch = if parent.kind() == "compound_statement" {
+        let mut c = parent.walk();
+        if parent.named_children(&mut c).last().map(|l| l.id()) != Some(brk.id()) {
+            return false;
+        }
+        parent
+    } else {
+        brk
+    };
+    branch.parent().is_some_and(|u| {
+        u.kind() == "if_statement"
+            && u.child_by_field_name("alternative").is_none()
+            && u.child_by_field_name("consequence")
+                .is_some_and(|c| c.id() == branch.id())
+    })
 }

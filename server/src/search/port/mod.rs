@@ -86,8 +86,17 @@ pub fn port(region: &OffloadRegion) -> Result<Port, NoPort> {
             region.source[r.clone()].lines().next().unwrap_or("").trim()
         )));
     }
+    if region.kind != LoopKind::Reduction && !ctx.exits.is_empty() {
+        return Err(NoPort::new("the loop body leaves the loop early"));
+    }
     let (body, shape) = match region.kind {
         LoopKind::Map | LoopKind::Stencil => {
+            if let Some(why) = ctx.outer_dependence() {
+                return Err(NoPort::new(format!(
+                    "declared a {}, but the analysis finds the loop sequential: {why}",
+                    region.kind.as_str()
+                )));
+            }
             let two_d = ctx.nest.inner.is_some() && ctx.inner_independent();
             let shape = if two_d {
                 format!("2-D grid-stride {}", region.kind.as_str())

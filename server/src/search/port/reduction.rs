@@ -550,6 +550,11 @@ pub fn write(ctx: &mut Context) -> Result<(String, String), NoPort> {
     if let Some(arg) = super::argext::write(ctx) {
         return arg;
     }
+    if !ctx.exits.is_empty() {
+        return Err(NoPort::new(
+            "the loop body leaves the loop early, not right after assigning what the loop finds",
+        ));
+    }
     let locals = local_accumulators(ctx)?;
     let accs = accumulators(ctx)?;
     if !locals.is_empty() {
@@ -637,6 +642,32 @@ template <typename T, typename Op> __device__ T port_block_reduce(T v, T identit
 }
 ";
 
+/// The partial of a local accumulator narrower than CUDA's atomics (`unsigned char r; r ^= x[i]`):
+/// a 4-byte one the blocks combine into, read back into the accumulator's type at the end. The
+/// narrow results of `+ * & | ^` are the wide ones truncated (modular, so in unsigned arithmetic);
+/// a min or max of a signed type is the same in `int`.
+fn part_type(a: &Accumulator) -> Option<Accumulator> {
+    if a.scalar.bytes() >= 4 || a.scalar.is_float() {
+        return None;
+    }
+    if a.scalar == Scalar::Bool && matches!(a.op, Op::And | Op::Or) {
+        // The bool's own stores do not race (see `combine`).
+        return None;
+    }
+    let signed_order = matches!(a.scalar, Scalar::Signed(_)) && matches!(a.op, Op::Max | Op::Min);
+    let (ty, scalar) = if signed_order {
+        ("int", Scalar::Signed(4))
+    } else {
+        ("unsigned int", Scalar::Unsigned(4))
+    };
+    Some(Accumulator {
+        name: a.name.clone(),
+        ty: ty.into(),
+        scalar,
+        op: a.op,
+    })
+}
+
 /// Local accumulators: one thread runs the declarations and stores each accumulator's start
 /// value; the reduction combines every block into those values; one thread reads them back and
 /// runs the statements after the loop (the write-out).
@@ -657,7 +688,10 @@ fn write_locals(
         .collect();
     let parts_params: String = locals
         .iter()
-        .map(|(a, _)| format!(", {}* port_part_{}", a.ty, a.name))
+        .map(|(a, _)| {
+            let ty = part_type(a).map_or(a.ty.clone(), |w| w.ty);
+            format!(", {ty}* port_part_{}", a.name)
+        })
         .collect();
     let parts_args: String = locals
         .iter()
@@ -671,27 +705,44 @@ fn write_locals(
     let mut finish = String::new();
     let mut alloc = String::new();
     let mut free = String::new();
-    let mut reduce = |a: &Accumulator, value: &str, into: &str| -> Result<(), NoPort> {
+    // `wide`: the accumulator's wider partial (see `part_type`), which the value is widened into.
+    let mut reduce = |a: &Accumulator,
+                      value: &str,
+                      into: &str,
+                      wide: Option<&Accumulator>|
+     -> Result<(), NoPort> {
         let id = a.op.identity(&a.ty, a.scalar);
+        let combine = match wide {
+            Some(w) => w.combine(into, &format!("({})({value})", w.ty))?,
+            None => a.combine(into, value)?,
+        };
         finish.push_str(&format!(
             "    {value} = port_block_reduce<{ty}>({value}, {id}, [](const {ty}& a, const {ty}& b) -> {ty} {{ return {op}; }});\n    if (threadIdx.x == 0) {{\n            {combine}\n    }}\n",
             ty = a.ty,
             op = a.op.apply("a", "b"),
-            combine = a.combine(into, value)?,
         ));
         privates.push_str(&format!("    {} {value} = {id};\n", a.ty));
         Ok(())
     };
     for a in accs {
-        reduce(a, &a.local(), &a.name)?;
+        reduce(a, &a.local(), &a.name, None)?;
     }
     for (a, _) in locals {
-        reduce(a, &a.name, &format!("port_part_{}", a.name))?;
-        starts.push_str(&format!("    *port_part_{n} = {n};\n", n = a.name));
-        reads.push_str(&format!("    {} {n} = *port_part_{n};\n", a.ty, n = a.name));
-        alloc.push_str(&format!(
-            "    {ty}* port_part_{n} = nullptr;\n    if (cudaMalloc(&port_part_{n}, sizeof({ty})) != cudaSuccess) return;\n",
+        let part = part_type(a);
+        reduce(a, &a.name, &format!("port_part_{}", a.name), part.as_ref())?;
+        let part_ty = part.as_ref().map_or(a.ty.as_str(), |w| w.ty.as_str());
+        let (widen, narrow) = match &part {
+            Some(w) => (format!("({})", w.ty), format!("({})", a.ty)),
+            None => (String::new(), String::new()),
+        };
+        starts.push_str(&format!("    *port_part_{n} = {widen}{n};\n", n = a.name));
+        reads.push_str(&format!(
+            "    {ty} {n} = {narrow}*port_part_{n};\n",
             ty = a.ty,
+            n = a.name
+        ));
+        alloc.push_str(&format!(
+            "    {part_ty}* port_part_{n} = nullptr;\n    if (cudaMalloc(&port_part_{n}, sizeof({part_ty})) != cudaSuccess) return;\n",
             n = a.name
         ));
         free.push_str(&format!("    cudaFree(port_part_{});\n", a.name));

@@ -273,12 +273,13 @@ fn an_argmin_folds_partials_in_serial_order() {
     );
     // Strict `<`: between equal values the earlier iteration stays, as in the serial loop.
     assert!(
-        p.code.contains("return (b.at < a.at) ? b : a;"),
+        p.code
+            .contains("(b.v_best < a.v_best) || (!(a.v_best < b.v_best) && b.at_0 < a.at_0)"),
         "{}",
         p.code
     );
     assert!(
-        p.code.contains("port_at = port_t; port_found = 1; }"),
+        p.code.contains("{ port_at_0 = port_t; port_found_0 = 1; {"),
         "{}",
         p.code
     );
@@ -296,8 +297,116 @@ fn a_non_strict_argmax_keeps_the_last_of_equal_values() {
         p.shape
     );
     assert!(
-        p.code.contains("return (b.at > a.at) ? b : a;"),
+        p.code
+            .contains("(b.v_m > a.v_m) || (!(a.v_m > b.v_m) && b.at_0 > a.at_0)"),
         "{}",
         p.code
     );
+}
+
+#[test]
+fn a_guarded_assignment_keeps_the_last_iteration_whose_guard_held() {
+    let mut r = whole_reduction(
+        "    long long last = 0;\n    for (int i = 0; i < n; ++i) {\n        if (x[i] < 100.0) {\n            last = i;\n        }\n    }\n    *result = last;\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(
+        p.shape.starts_with("last guarded assignment of `last`"),
+        "{}",
+        p.shape
+    );
+    assert!(
+        p.code
+            .contains("if (b.found_0 && (!a.found_0 || b.at_0 > a.at_0))"),
+        "{}",
+        p.code
+    );
+    // A guard that reads the value is not this shape (a running value), and says so.
+    r.source = r.source.replace("x[i] < 100.0", "x[i] < last");
+    assert!(port(&r).is_err());
+}
+
+#[test]
+fn a_search_stops_each_thread_at_its_first_find() {
+    let r = whole_reduction(
+        "    int f = 0;\n    for (int i = 0; i < n; ++i) {\n        if (x[i] == 3.0) {\n            f = 1;\n            break;\n        }\n    }\n    *result = f;\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(
+        p.shape.starts_with("first guarded assignment of `f`"),
+        "{}",
+        p.shape
+    );
+    assert!(p.code.contains("b.at_0 < a.at_0"), "{}", p.code);
+    assert!(p.code.contains("break;"), "{}", p.code);
+    // A break anywhere else still has no port.
+    let r = whole_reduction(
+        "    double s = 0.0;\n    for (int i = 0; i < n; ++i) {\n        if (x[i] < 0.0) break;\n        s += x[i];\n    }\n    *result = s;\n",
+    );
+    let e = port(&r).unwrap_err();
+    assert!(e.reason.contains("leaves the loop early"), "{e}");
+}
+
+#[test]
+fn independent_flags_fold_group_by_group() {
+    let r = whole_reduction(
+        "    int in_a = 0, in_b = 0;\n    for (int i = 0; i < n; ++i) {\n        if (x[i] == 1.0) in_a = 1;\n        if (x[i] == 2.0) in_b = 1;\n    }\n    *result = in_a ^ in_b;\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(
+        p.shape.contains("`in_a`") && p.shape.contains("`in_b`"),
+        "{}",
+        p.shape
+    );
+    assert!(p.code.contains("found_1"), "{}", p.code);
+    assert!(p.code.contains("*result = in_a ^ in_b;"), "{}", p.code);
+}
+
+#[test]
+fn a_narrow_local_accumulator_combines_through_a_wide_partial() {
+    let mut r = whole_reduction(
+        "    unsigned char v = 0;\n    for (int i = 0; i < n; ++i) v ^= (unsigned char)(x[i] > 0.5);\n    *result = v;\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(p.shape.contains("bitxor of `v`"), "{}", p.shape);
+    assert!(
+        p.code
+            .contains("atomicXor(port_part_v, (unsigned int)(v));"),
+        "{}",
+        p.code
+    );
+    assert!(
+        p.code
+            .contains("unsigned char v = (unsigned char)*port_part_v;"),
+        "{}",
+        p.code
+    );
+    // A signed min keeps its order in an int.
+    r.source = r
+        .source
+        .replace("unsigned char v = 0;", "signed char v = 127;")
+        .replace(
+            "v ^= (unsigned char)(x[i] > 0.5)",
+            "v = v < (signed char)x[i] ? v : (signed char)x[i]",
+        );
+    let p = port(&r);
+    if let Ok(p) = p {
+        assert!(
+            p.code.contains("atomicMin(port_part_v, (int)(v));"),
+            "{}",
+            p.code
+        );
+    }
+}
+
+/// A task's declared kind is checked against the analysis: a serial sort declared a map would
+/// race in the port.
+#[test]
+fn a_declared_map_that_the_analysis_finds_sequential_has_no_port() {
+    let mut r = one(
+        "void saxpy(int n, float a, const float* x, float* y) {\n    for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];\n}\n",
+    );
+    r.source = "void saxpy(int n, float a, const float* x, float* y) {\n    for (int i = 0; i < n; ++i)\n        for (int j = i + 1; j < n; ++j)\n            if (y[i] > y[j]) { float t = y[i]; y[i] = y[j]; y[j] = t; }\n}\n".into();
+    let e = port(&r).unwrap_err();
+    assert!(e.reason.contains("finds the loop sequential"), "{e}");
 }

@@ -54,6 +54,10 @@ pub struct Args {
     /// (to measure what residency saves)
     #[arg(long, requires = "candidate")]
     per_call: bool,
+    /// KEY=VALUE in the environment of both programs' runs, repeatable (they run with an empty
+    /// one otherwise)
+    #[arg(long = "env", value_name = "KEY=VALUE", value_parser = key_value)]
+    env: Vec<(String, String)>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -88,6 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         runs: args.runs,
         rtol: args.rtol,
         timeout: Duration::from_secs(args.timeout),
+        env: args.env,
         ..CheckSettings::on_this_machine()
     };
     eprintln!(
@@ -175,4 +180,11 @@ fn unapplied(
         CheckJob::for_edit(build, many.writes).ok_or_else(|| anyhow::anyhow!("{}", build.note))?;
     job.residency = many.residency.iter().map(|r| r.describe()).collect();
     Ok(job)
+}
+
+fn key_value(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((k, v)) if !k.is_empty() => Ok((k.to_string(), v.to_string())),
+        _ => Err(format!("`{s}` is not KEY=VALUE")),
+    }
 }

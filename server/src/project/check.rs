@@ -105,6 +105,9 @@ pub struct CheckSettings {
     pub timeout: Duration,
     /// The GPU the programs run on, or why they are not run.
     pub gpu: Result<String, String>,
+    /// Environment of the program runs (the sandbox starts from an empty one): both versions
+    /// get the same.
+    pub env: Vec<(String, String)>,
 }
 
 impl Default for CheckSettings {
@@ -116,6 +119,7 @@ impl Default for CheckSettings {
             atol: 1e-6,
             timeout: Duration::from_secs(600),
             gpu: Err("no GPU".into()),
+            env: Vec::new(),
         }
     }
 }
@@ -603,7 +607,7 @@ fn run_program(
     let mut ok = true;
     // One warm-up run (the CUDA context, the page cache), then the timed ones.
     for i in 0..=settings.runs.max(1) {
-        let r = sandbox::run(&program, &args, bdir, &[], &run_limits)?;
+        let r = sandbox::run(&program, &args, bdir, &settings.env, &run_limits)?;
         ok = r.exit == Exit::Code(0);
         output = r.stdout.clone();
         if !ok {

@@ -428,47 +428,59 @@ fn run_inner<R: Send + 'static>(
     let pgid = child.id() as i32;
     let out = capped_reader(child.stdout.take().expect("piped"), limits.output_cap);
     let err = capped_reader(child.stderr.take().expect("piped"), limits.output_cap);
+    let pid = child.id();
+    // The exit is timed where it happens (a thread blocked in wait), not when the polling below
+    // next looks: a check-build timing is an end-to-end measurement and must not step by the poll.
+    let waiter = std::thread::spawn(move || {
+        let status = child.wait();
+        (status, Instant::now())
+    });
     let mut poll = Duration::from_millis(2);
-    let exit = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => {
-                use std::os::unix::process::ExitStatusExt;
-                break match (status.code(), status.signal()) {
-                    (Some(c), _) => Exit::Code(c),
-                    (None, Some(s)) => Exit::Signal(s),
-                    _ => Exit::Code(-1),
-                };
-            }
-            Ok(None) => {}
-            Err(_) => break Exit::Code(-1),
+    let mut stopped = None;
+    loop {
+        if waiter.is_finished() {
+            break;
         }
         if limits
             .cancel
             .as_ref()
             .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
         {
-            kill_group(pgid);
-            let _ = child.wait();
-            break Exit::Cancelled;
-        }
-        if start.elapsed() > limits.wall {
-            kill_group(pgid);
-            let _ = child.wait();
-            break Exit::TimedOut;
-        }
-        if let Some(cap) = limits.resident
-            && resident_bytes(child.id()).is_some_and(|r| r > cap)
+            stopped = Some(Exit::Cancelled);
+        } else if start.elapsed() > limits.wall {
+            stopped = Some(Exit::TimedOut);
+        } else if let Some(cap) = limits.resident
+            && resident_bytes(pid).is_some_and(|r| r > cap)
         {
+            stopped = Some(Exit::OutOfMemory);
+        }
+        if stopped.is_some() {
             kill_group(pgid);
-            let _ = child.wait();
-            break Exit::OutOfMemory;
+            break;
         }
         std::thread::sleep(poll);
         poll = (poll * 2).min(Duration::from_millis(50));
-    };
+    }
+    let (status, ended) = waiter.join().unwrap_or_else(|_| {
+        (
+            Err(std::io::Error::other("waiter panicked")),
+            Instant::now(),
+        )
+    });
+    let exit = stopped.unwrap_or_else(|| match status {
+        Ok(status) => {
+            use std::os::unix::process::ExitStatusExt;
+            match (status.code(), status.signal()) {
+                (Some(c), _) => Exit::Code(c),
+                (None, Some(s)) => Exit::Signal(s),
+                _ => Exit::Code(-1),
+            }
+        }
+        Err(_) => Exit::Code(-1),
+    });
     // Whatever the program left behind in its group dies with it.
     kill_group(pgid);
-    let wall = start.elapsed();
+    let wall = ended.duration_since(start);
     // A grandchild that escaped the group could hold the pipes open: do not wait forever.
     let join = |h: std::thread::JoinHandle<(Vec<u8>, bool)>| {
         let deadline = Instant::now() + Duration::from_secs(2);

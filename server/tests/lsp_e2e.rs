@@ -222,8 +222,13 @@ fn unknown_methods_out_of_range_positions_and_huge_files_are_handled() {
         ));
     }
     c.open(&big_uri, &big);
+    // First the leading part of the file (what an editor shows on opening it), each diagnostic
+    // already the one the whole file gives; then all of them.
+    let first = c.diagnostics(&big_uri, Some(1), Duration::from_secs(60));
+    assert!(!first.is_empty() && first.len() < 2000, "{}", first.len());
     let diags = c.diagnostics(&big_uri, Some(1), Duration::from_secs(60));
     assert_eq!(diags.len(), 2000);
+    assert!(first.iter().all(|d| diags.contains(d)));
     c.notify(
         "textDocument/didClose",
         json!({"textDocument": {"uri": big_uri}}),

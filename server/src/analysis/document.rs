@@ -28,6 +28,7 @@ pub struct Document {
     plan: Plan,
     /// Edits queued since the last analysis.
     dirty: bool,
+    edits: Vec<units::TextEdit>,
 }
 
 impl std::fmt::Debug for Document {
@@ -74,6 +75,20 @@ impl Document {
         )
     }
 
+    /// Verdicts only, nothing outlined and nothing left pending for later: a first look
+    /// (`first_look.rs`) that is thrown away once the whole file is analysed.
+    pub(crate) fn verdicts_only(text: &str, lang: Language, headers: Headers) -> Self {
+        Self::build(
+            text,
+            lang,
+            headers,
+            Plan {
+                level: Outlining::Notes,
+                outline_at_most: 0,
+            },
+        )
+    }
+
     fn build(text: &str, lang: Language, headers: Headers, plan: Plan) -> Self {
         let mut doc = Document {
             text: text.to_string(),
@@ -83,6 +98,7 @@ impl Document {
             state: Analysed::default(),
             plan,
             dirty: false,
+            edits: Vec::new(),
         };
         doc.tree = parse(doc.text.as_bytes(), lang, None);
         doc.reanalyse();
@@ -120,6 +136,19 @@ impl Document {
             Some(tree) => super::analyze_tree(tree, self.text.as_bytes(), &self.headers),
             None => FileReport::default(),
         }
+    }
+
+    #[cfg(test)]
+    pub(crate) fn context_reads(&self) -> usize {
+        self.state.context_reads
+    }
+
+    /// True when the file (or a header it includes) defines `name` as a macro.
+    pub(crate) fn defines_macro(&self, name: &str) -> bool {
+        self.state
+            .macros
+            .as_ref()
+            .is_some_and(|m| m.definitions.contains_key(name))
     }
 
     /// True when the parser had to recover from syntax errors somewhere in the file.
@@ -225,6 +254,11 @@ impl Document {
         self.text.replace_range(start..old_end, new_text);
         let new_end = start + new_text.len();
         let new_end_position = point_at(&self.text, new_end);
+        self.edits.push(units::TextEdit {
+            start,
+            old_end,
+            new_end,
+        });
         let edit = InputEdit {
             start_byte: start,
             old_end_byte: old_end,
@@ -249,6 +283,7 @@ impl Document {
     }
 
     fn reanalyse(&mut self) {
+        let edits = std::mem::take(&mut self.edits);
         match &self.tree {
             Some(tree) => units::analyze_units(
                 tree,
@@ -256,6 +291,7 @@ impl Document {
                 &self.headers,
                 &mut self.state,
                 self.plan,
+                &edits,
             ),
             None => self.state = Analysed::default(),
         }

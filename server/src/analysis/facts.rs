@@ -48,7 +48,7 @@ const STREAMS: &[&str] = &[
 ];
 
 /// Methods of standard containers that only read them.
-const PURE_METHODS: &[&str] = &["size", "data", "length", "empty"];
+pub(crate) const PURE_METHODS: &[&str] = &["size", "data", "length", "empty"];
 
 /// Library functions that read only their arguments (and strings they point to) and write
 /// nothing, by the header that declares them.

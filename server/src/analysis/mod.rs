@@ -11,6 +11,7 @@ pub mod cost;
 mod dims;
 mod document;
 mod facts;
+mod first_look;
 mod headers;
 mod invariant_bounds;
 mod macro_expansion;
@@ -37,6 +38,7 @@ use tree_sitter::{Node, Parser, Tree};
 pub use cost::Estimate;
 pub use document::Document;
 pub use facts::LoopForm;
+pub use first_look::{FirstLook, first_look};
 pub use headers::Headers;
 pub use region::{
     Access, DeclaredSizes, InputSpec, LoopKind, OffloadRegion, RecordField, RegionParam,
@@ -244,7 +246,7 @@ pub(crate) fn parse(src: &[u8], lang: Language, old: Option<&Tree>) -> Option<Tr
 
 fn analyze_tree(tree: &Tree, src: &[u8], headers: &Headers) -> FileReport {
     let mut state = units::Analysed::default();
-    units::analyze_units(tree, src, headers, &mut state, units::Plan::FULL);
+    units::analyze_units(tree, src, headers, &mut state, units::Plan::FULL, &[]);
     std::mem::take(&mut state.units).into_file_report()
 }
 

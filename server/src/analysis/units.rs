@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use tree_sitter::{Node, Tree};
 
-use super::syntax::{Macros, for_each_descendant, is_loop};
+use super::syntax::{Macros, is_loop};
 use super::{FileReport, Headers, LoopReport, analyze_unit, file_macros};
 
 /// How much outlining a unit's analysis does.
@@ -234,19 +234,207 @@ fn context_key(root: Node, src: &[u8], macros: &Macros) -> u64 {
 /// The units a file is analysed in: top-level functions (templates with their header) and loops
 /// outside any function.
 pub(crate) fn units_of(root: Node) -> Vec<Node> {
-    let mut units: Vec<Node> = Vec::new();
-    for_each_descendant(root, |n| {
-        if n.kind() == "template_declaration" && has_function_child(n) {
-            units.push(n);
-            return false;
+    units_with_previous(root)
+        .into_iter()
+        .map(|s| s.node)
+        .collect()
+}
+
+/// A unit with what its key and the context's fingerprint need to know of where it stands.
+#[derive(Clone, Copy)]
+struct Site<'t> {
+    node: Node<'t>,
+    /// The named node right before it (a `#pragma` or a comment that its key includes).
+    previous: Option<Node<'t>>,
+    /// Directly in the file, a namespace, `extern "C"` or a preprocessor block: not in a class
+    /// (whose methods' bodies the context reads).
+    at_file_level: bool,
+}
+
+/// [`units_of`] with their [`Site`]s, in one walk: tree-sitter finds a previous sibling by
+/// walking the parent's children from the first, which is quadratic over a file's hundreds of
+/// top-level functions.
+fn units_with_previous(root: Node<'_>) -> Vec<Site<'_>> {
+    let mut units = Vec::new();
+    let mut cursor = root.walk();
+    // Per depth of the walk: the last named node seen, and whether that depth is at file level.
+    let mut previous: Vec<(Option<Node>, bool)> = vec![(None, false)];
+    'walk: loop {
+        let n = cursor.node();
+        let is_unit = (n.kind() == "template_declaration" && has_function_child(n))
+            || n.kind() == "function_definition"
+            || is_loop(n.kind());
+        if is_unit {
+            let &(before, at_file_level) = previous.last().expect("a depth");
+            units.push(Site {
+                node: n,
+                previous: before,
+                at_file_level,
+            });
         }
-        if n.kind() == "function_definition" || is_loop(n.kind()) {
-            units.push(n);
-            return false;
+        if !is_unit && cursor.goto_first_child() {
+            let file_level = matches!(
+                n.kind(),
+                "translation_unit"
+                    | "declaration_list"
+                    | "namespace_definition"
+                    | "linkage_specification"
+                    | "preproc_if"
+                    | "preproc_ifdef"
+                    | "preproc_else"
+                    | "preproc_elif"
+                    | "preproc_elifdef"
+            );
+            previous.push((None, file_level));
+            continue;
         }
-        true
-    });
+        loop {
+            let current = cursor.node();
+            if current == root {
+                break 'walk;
+            }
+            if current.is_named()
+                && let Some(last) = previous.last_mut()
+            {
+                last.0 = Some(current);
+            }
+            if cursor.goto_next_sibling() {
+                continue 'walk;
+            }
+            if !cursor.goto_parent() {
+                break 'walk;
+            }
+            previous.pop();
+        }
+    }
     units
+}
+
+/// Byte ranges of the [`inert_body`]s of a tree, in document order.
+fn inert_bodies(root: Node, units: &[Site], src: &[u8]) -> Vec<(usize, usize)> {
+    let fields = FunctionFields::of(root);
+    units
+        .iter()
+        .filter_map(|s| inert_body(s, &fields, src))
+        .map(|b| (b.start_byte(), b.end_byte()))
+        .collect()
+}
+
+/// True when `edits` (each in the coordinates the previous ones left) all fell inside the
+/// braces of inert bodies, which are inert still: the text the file's context is read from
+/// (`file_macros`: whole-tree walks for macros, records, classes and helpers, most of a
+/// keystroke's cost) is then as it was. `inert` follows the edits.
+fn edits_keep_the_context(
+    inert: &mut [(usize, usize)],
+    edits: &[TextEdit],
+    root: Node,
+    src: &[u8],
+) -> bool {
+    if edits.is_empty() {
+        return false;
+    }
+    let mut touched = Vec::new();
+    for e in edits {
+        let i = inert.partition_point(|b| b.1 <= e.start);
+        let Some(body) = inert.get(i) else {
+            return false;
+        };
+        if !(body.0 < e.start && e.old_end < body.1) {
+            return false;
+        }
+        let delta = e.new_end as isize - e.old_end as isize;
+        let shift = |x: usize| x.saturating_add_signed(delta);
+        inert[i].1 = shift(inert[i].1);
+        for b in &mut inert[i + 1..] {
+            *b = (shift(b.0), shift(b.1));
+        }
+        touched.push(i);
+    }
+    let fields = FunctionFields::of(root);
+    touched.iter().all(|&i| {
+        let (start, end) = inert[i];
+        // Still a whole body of the same function (a typed `}` or `{` would move its end).
+        root.descendant_for_byte_range(start, end)
+            .filter(|b| b.start_byte() == start && b.end_byte() == end)
+            .and_then(|b| b.parent())
+            .is_some_and(|f| {
+                let site = Site {
+                    node: f,
+                    previous: None,
+                    at_file_level: true,
+                };
+                inert_body(&site, &fields, src).is_some_and(|b| b.byte_range() == (start..end))
+            })
+    })
+}
+
+/// One replacement of the text: bytes `start..old_end` became `start..new_end`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TextEdit {
+    pub start: usize,
+    pub old_end: usize,
+    pub new_end: usize,
+}
+
+/// The body of a `void` free function that declares nothing the context collects: no macro, no
+/// type, no record, class or enum, no alias. Helpers return a value; methods are read by the
+/// class model; a local `struct` or `typedef` is collected like a global one.
+fn inert_body<'t>(site: &Site<'t>, fields: &FunctionFields, src: &[u8]) -> Option<Node<'t>> {
+    let f = site.node;
+    if !site.at_file_level || f.kind() != "function_definition" {
+        return None;
+    }
+    let field = |n: Node<'t>, id: Option<u16>| id.and_then(|id| n.child_by_field_id(id));
+    let ret = field(f, fields.ty)?;
+    if &src[ret.byte_range()] != b"void" {
+        return None;
+    }
+    let declarator = field(f, fields.declarator)?;
+    let name = field(declarator, fields.declarator)?;
+    if declarator.kind() != "function_declarator" || name.kind() != "identifier" {
+        return None;
+    }
+    let body = field(f, fields.body)?;
+    let text = &src[body.byte_range()];
+    let declares = memchr::memchr(b'#', text).is_some() || has_declaring_word(text);
+    (!declares).then_some(body)
+}
+
+/// Field ids of a function definition, looked up once: by name, tree-sitter compares the name
+/// with every field's on each call.
+struct FunctionFields {
+    ty: Option<u16>,
+    declarator: Option<u16>,
+    body: Option<u16>,
+}
+
+impl FunctionFields {
+    fn of(node: Node) -> Self {
+        let lang = node.language();
+        let id = |name: &str| lang.field_id_for_name(name).map(|id| id.get());
+        FunctionFields {
+            ty: id("type"),
+            declarator: id("declarator"),
+            body: id("body"),
+        }
+    }
+}
+
+/// True when `text` holds, as a whole identifier, a word that starts a declaration the context
+/// collects. One pass for all the words (a body is scanned on every keystroke).
+fn has_declaring_word(text: &[u8]) -> bool {
+    static WORDS: std::sync::OnceLock<aho_corasick::AhoCorasick> = std::sync::OnceLock::new();
+    let words = WORDS.get_or_init(|| {
+        aho_corasick::AhoCorasick::new([
+            "typedef", "struct", "class", "union", "enum", "using", "template",
+        ])
+        .expect("a fixed set of words")
+    });
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    words.find_iter(text).any(|m| {
+        (m.start() == 0 || !is_ident(text[m.start() - 1]))
+            && text.get(m.end()).is_none_or(|b| !is_ident(*b))
+    })
 }
 
 fn has_function_child(n: Node) -> bool {
@@ -257,7 +445,7 @@ fn has_function_child(n: Node) -> bool {
 
 /// The key of a unit: its whole lines (what a diagnostic on them shows), a pragma right before
 /// it, and the context.
-fn unit_key(unit: Node, src: &[u8], context: u64) -> u64 {
+fn unit_key(unit: Node, previous: Option<Node>, src: &[u8], context: u64) -> u64 {
     let start = src[..unit.start_byte()]
         .iter()
         .rposition(|b| *b == b'\n')
@@ -274,7 +462,7 @@ fn unit_key(unit: Node, src: &[u8], context: u64) -> u64 {
         unit.end_byte() - unit.start_byte(),
     )
         .hash(&mut h);
-    if let Some(p) = unit.prev_named_sibling()
+    if let Some(p) = previous
         && matches!(p.kind(), "preproc_call" | "comment")
     {
         src[p.byte_range()].hash(&mut h);
@@ -305,24 +493,38 @@ pub(crate) struct Analysed {
     pub cache: UnitCache,
     pub units: UnitReports,
     pub macros: Option<Arc<Macros>>,
+    /// The inert bodies of the text `macros` were read from, kept up to date by the edits
+    /// inside them.
+    pub inert: Vec<(usize, usize)>,
+    /// How many times the context was read (for tests).
+    pub context_reads: usize,
 }
 
 /// Analyses a parsed tree; units whose key is in the cache are reused (moved where they moved),
-/// and the cache is left holding exactly the units of this tree.
+/// and the cache is left holding exactly the units of this tree. `edits` made the text from the
+/// one `state` was analysed at (none: read everything again).
 pub(crate) fn analyze_units(
     tree: &Tree,
     src: &[u8],
     headers: &Headers,
     state: &mut Analysed,
     plan: Plan,
+    edits: &[TextEdit],
 ) {
     let root = tree.root_node();
-    let macros = Arc::new(file_macros(root, src, headers));
+    let sites = units_with_previous(root);
+    let macros = match &state.macros {
+        Some(m) if edits_keep_the_context(&mut state.inert, edits, root, src) => m.clone(),
+        _ => {
+            state.context_reads += 1;
+            state.inert = inert_bodies(root, &sites, src);
+            Arc::new(file_macros(root, src, headers))
+        }
+    };
     let context = context_key(root, src, &macros);
-    let units = units_of(root);
-    let keyed: Vec<(Node, u64)> = units
+    let keyed: Vec<(Node, u64)> = sites
         .into_iter()
-        .map(|u| (u, unit_key(u, src, context)))
+        .map(|s| (s.node, unit_key(s.node, s.previous, src, context)))
         .collect();
     let old = std::mem::take(&mut state.cache.map);
     // What can be reused, and what has to be analysed.
@@ -603,5 +805,82 @@ mod tests {
         );
         assert_eq!(shift_line_refs("no lines here", 1, 9, 2), "no lines here");
         assert_eq!(shift_line_refs("line 5", 1, 9, -4), "line 1");
+    }
+
+    #[test]
+    fn each_unit_comes_with_the_named_node_before_it() {
+        let src = "#include <cmath>\n#pragma omp parallel for\nvoid a(int n, float* y) { for (int i = 0; i < n; ++i) y[i] = 0; }\n\
+namespace ns {\n// scale\nvoid b(int n, float* y) { for (int i = 0; i < n; ++i) y[i] *= 2; }\n\
+template <typename T> void c(int n, T* y) { for (int i = 0; i < n; ++i) y[i] = 1; }\n}\n\
+#ifdef FAST\nvoid d(int n, float* y) { while (n--) y[n] = 0; }\n#endif\n\
+for (int i = 0; i < 3; ++i) {}\nstruct S { int x; };\nvoid e() {}\n";
+        let tree = crate::analysis::parse(src.as_bytes(), crate::analysis::Language::Cpp, None)
+            .expect("parsed");
+        let found = units_with_previous(tree.root_node());
+        assert_eq!(found.len(), 6);
+        for s in &found {
+            assert_eq!(s.previous, s.node.prev_named_sibling(), "{}", s.node.kind());
+        }
+        let kinds: Vec<Option<&str>> = found.iter().map(|s| s.previous.map(|p| p.kind())).collect();
+        assert_eq!(kinds[0], Some("preproc_call"));
+        assert_eq!(kinds[1], Some("comment"));
+    }
+
+    /// A keystroke inside a `void` function's body keeps the file's context; a body that starts
+    /// to declare what the context collects (a macro, a typedef, a record) has it read again,
+    /// and the incremental reports stay those of a fresh analysis.
+    #[test]
+    fn the_context_is_read_again_only_when_a_body_can_add_to_it() {
+        let src = "void setup(int n, float* y) {\n    for (int i = 0; i < n; ++i) y[i] = 0;\n}\n\
+void use(float* y, int* c) {\n    for (int i = 0; i < 64 * N; ++i) y[i] = (real)c[i];\n}\n";
+        let mut doc = Document::new(src, Language::Cpp);
+        let reads = doc.context_reads();
+        let inside = src.find("y[i] = 0").unwrap();
+        doc.edit(inside, inside, " ");
+        doc.edit(inside, inside + 1, "");
+        assert_eq!(doc.context_reads(), reads, "keystrokes in a body");
+        // Between functions: read again.
+        let between = src.find("}\n").unwrap() + 2;
+        doc.edit(between, between, "\n");
+        assert_eq!(doc.context_reads(), reads + 1);
+        doc.edit(between, between + 1, "");
+        // A brace typed in a body: whether the parser's recovery keeps the body whole or not,
+        // the reports are a fresh analysis's.
+        doc.edit(inside, inside, "}");
+        assert_eq!(
+            without_regions(doc.report()),
+            without_regions(doc.report_from_scratch())
+        );
+        doc.edit(inside, inside + 1, "");
+        for added in [
+            "#define N 2\n",
+            "typedef float real;\n",
+            "struct real { float v; };\n",
+            "enum { N = 4 };\n",
+        ] {
+            let reads = doc.context_reads();
+            let at = doc.text().find("    for").unwrap();
+            doc.edit(at, at, added);
+            assert_eq!(doc.context_reads(), reads + 1, "{added}");
+            assert_eq!(
+                without_regions(doc.report()),
+                without_regions(doc.report_from_scratch()),
+                "{added}"
+            );
+            doc.edit(at, at + added.len(), "");
+            assert_eq!(doc.context_reads(), reads + 2, "{added} removed");
+            assert_eq!(
+                without_regions(doc.report()),
+                without_regions(doc.report_from_scratch())
+            );
+        }
+        // A helper (it returns a value) is read by the context whatever its body holds.
+        let mut doc = Document::new(
+            "float twice(float x) {\n    return 2 * x;\n}\n",
+            Language::Cpp,
+        );
+        let reads = doc.context_reads();
+        doc.edit(24, 24, " ");
+        assert_eq!(doc.context_reads(), reads + 1);
     }
 }

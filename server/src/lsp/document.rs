@@ -12,8 +12,14 @@ use super::position::Encoding;
 use super::to_proto;
 use crate::analysis::{self, Language, LoopReport, OffloadRegion, OutlineError};
 
-/// The diagnostics of one function: (1-based loop line, diagnostic, its JSON) per hot loop.
-type UnitDiagnostics = Arc<Vec<(usize, Diagnostic, String)>>;
+/// The diagnostics of one function: (1-based loop line, diagnostic, its JSON) per hot loop, and
+/// their JSON joined (what a keystroke elsewhere sends again unchanged).
+struct FunctionDiagnostics {
+    each: Vec<(usize, Diagnostic, String)>,
+    joined: String,
+}
+
+type UnitDiagnostics = Arc<FunctionDiagnostics>;
 
 /// The diagnostics of the hot loops of a document, as values and as JSON (the same ones).
 #[derive(Debug, Default)]
@@ -30,6 +36,8 @@ pub struct OpenDocument {
     analysis: analysis::Document,
     /// By unit id (which changes with the unit's reports) and encoding.
     diagnostics: HashMap<(u64, Encoding), UnitDiagnostics>,
+    /// The length of the last diagnostics' JSON, to size the next.
+    json_len: usize,
 }
 
 impl OpenDocument {
@@ -50,7 +58,30 @@ impl OpenDocument {
             language,
             analysis: analysis::Document::lazy(text, language, headers),
             diagnostics: HashMap::new(),
+            json_len: 0,
         }
+    }
+
+    /// The diagnostics (as a comma-separated JSON list) of a first look at a large file: the
+    /// settled verdicts of its leading part, sent before the whole file is analysed.
+    /// `None` for a file small enough to analyse whole at once.
+    pub fn first_look(
+        text: &str,
+        language: Language,
+        headers: &analysis::Headers,
+        enc: Encoding,
+    ) -> Option<String> {
+        let look = analysis::first_look(text, language, headers)?;
+        let rope = Rope::from_str(&text[..look.bytes]);
+        let mut json = String::new();
+        for l in look.settled().filter(|l| l.hot) {
+            if !json.is_empty() {
+                json.push(',');
+            }
+            let d = to_proto::loop_diagnostic(&rope, l, enc);
+            json.push_str(&serde_json::to_string(&d).unwrap_or_default());
+        }
+        Some(json)
     }
 
     /// Applies one edit given in bytes (the caller converted positions in the negotiated
@@ -123,23 +154,45 @@ impl OpenDocument {
         values: bool,
     ) -> LoopDiagnostics {
         let mut kept = HashMap::with_capacity(self.diagnostics.len());
-        let mut out = LoopDiagnostics::default();
+        let mut out = LoopDiagnostics {
+            json: String::with_capacity(self.json_len + 64),
+            ..LoopDiagnostics::default()
+        };
         for unit in self.analysis.units() {
             let key = (unit.id, enc);
             let diags = self.diagnostics.remove(&key).unwrap_or_else(|| {
-                Arc::new(
-                    unit.reports
-                        .iter()
-                        .filter(|l| l.hot)
-                        .map(|l| {
-                            let d = to_proto::loop_diagnostic(&self.rope, l, enc);
-                            let json = serde_json::to_string(&d).unwrap_or_default();
-                            (l.line, d, json)
-                        })
-                        .collect(),
-                )
+                let each: Vec<(usize, Diagnostic, String)> = unit
+                    .reports
+                    .iter()
+                    .filter(|l| l.hot)
+                    .map(|l| {
+                        let d = to_proto::loop_diagnostic(&self.rope, l, enc);
+                        let json = serde_json::to_string(&d).unwrap_or_default();
+                        (l.line, d, json)
+                    })
+                    .collect();
+                let joined = each
+                    .iter()
+                    .map(|(_, _, j)| j.as_str())
+                    .collect::<Vec<_>>()
+                    .join(",");
+                Arc::new(FunctionDiagnostics { each, joined })
             });
-            for (line, d, json) in diags.iter() {
+            let skips = diags
+                .each
+                .iter()
+                .any(|(line, _, _)| skip_lines.contains(line));
+            if !skips && !values {
+                if !diags.joined.is_empty() {
+                    if !out.json.is_empty() {
+                        out.json.push(',');
+                    }
+                    out.json.push_str(&diags.joined);
+                }
+                kept.insert(key, diags);
+                continue;
+            }
+            for (line, d, json) in diags.each.iter() {
                 if skip_lines.contains(line) {
                     continue;
                 }
@@ -154,6 +207,7 @@ impl OpenDocument {
             kept.insert(key, diags);
         }
         self.diagnostics = kept;
+        self.json_len = out.json.len();
         out
     }
 }

@@ -205,7 +205,9 @@ where
     tokio::spawn(async move {
         while let Some(body) = raw_rx.recv().await {
             let mut w = raw_out.lock().await;
-            if w.write_all(&encode(&body)).await.is_err() {
+            // Header and body apart: a large body is not copied again.
+            let header = format!("Content-Length: {}\r\n\r\n", body.len());
+            if w.write_all(header.as_bytes()).await.is_err() || w.write_all(&body).await.is_err() {
                 return;
             }
             let _ = w.flush().await;

@@ -11,6 +11,7 @@ use crate::lsp::position::to_byte;
 use crate::lsp::state::State;
 
 pub async fn handle(client: &Client, state: &Arc<State>, params: DidChangeTextDocumentParams) {
+    let started = std::time::Instant::now();
     let uri = params.text_document.uri;
     let enc = state.encoding();
     {
@@ -46,6 +47,12 @@ pub async fn handle(client: &Client, state: &Arc<State>, params: DidChangeTextDo
             }
         }
     }
+    let analysed = started.elapsed();
     publish::diagnostics(client, state, &uri).await;
+    tracing::debug!(
+        analysis_ms = analysed.as_secs_f64() * 1e3,
+        total_ms = started.elapsed().as_secs_f64() * 1e3,
+        "didChange"
+    );
     publish::outline_in_background(client, state, &uri);
 }

@@ -1,4 +1,5 @@
-//! `textDocument/didOpen`: parse, analyse, publish (and find the rest of the notes later).
+//! `textDocument/didOpen`: a large file's leading part first, then parse, analyse, publish (and
+//! find the rest of the notes later).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -23,6 +24,10 @@ pub async fn handle(client: &Client, state: &Arc<State>, params: DidOpenTextDocu
         .to_file_path()
         .map(|p| Headers::beside(&PathBuf::from(p.as_ref()), doc.text.as_bytes()))
         .unwrap_or_default();
+    // A large file's leading part first: the whole file's verdicts take a multiple of the time.
+    publish::first_look(state, &doc.uri, doc.version, || {
+        OpenDocument::first_look(&doc.text, language, &headers, state.encoding())
+    });
     state.documents.insert(
         doc.uri.clone(),
         OpenDocument::with_headers(&doc.text, doc.version, language, headers),

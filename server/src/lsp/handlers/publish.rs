@@ -46,11 +46,7 @@ pub async fn diagnostics(client: &Client, state: &State, uri: &Uri) {
                 }
                 list.push_str(&serde_json::to_string(d).unwrap_or_default());
             }
-            let body = format!(
-                r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"diagnostics":[{list}],"version":{version}}}}}"#,
-                serde_json::Value::String(uri.as_str().to_string())
-            );
-            let _ = raw.send(body.into_bytes());
+            let _ = raw.send(notification(uri, &list, Some(version)).into_bytes());
         }
         None => {
             let mut diags = loops.diagnostics;
@@ -62,16 +58,45 @@ pub async fn diagnostics(client: &Client, state: &State, uri: &Uri) {
     }
 }
 
+/// Sends the diagnostics of a first look at a large file at once, without waiting for anything
+/// (so that the opening handler can go on to analyse the whole file before its first await:
+/// notifications are applied in arrival order). Only over the server's own output channel.
+pub fn first_look(
+    state: &State,
+    uri: &Uri,
+    version: i32,
+    json_list: impl FnOnce() -> Option<String>,
+) {
+    if let Some(raw) = state.raw_out.get()
+        && let Some(list) = json_list()
+    {
+        let _ = raw.send(notification(uri, &list, Some(version)).into_bytes());
+    }
+}
+
+fn notification(uri: &Uri, json_list: &str, version: Option<i32>) -> String {
+    let uri = serde_json::Value::String(uri.as_str().to_string()).to_string();
+    let version = version.map_or(String::new(), |v| format!(r#","version":{v}"#));
+    // Sized once: the list is the size of the file's diagnostics (~1 MB for 2,300 loops).
+    let mut body = String::with_capacity(json_list.len() + uri.len() + version.len() + 100);
+    body.push_str(
+        r#"{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{"uri":"#,
+    );
+    body.push_str(&uri);
+    body.push_str(r#","diagnostics":["#);
+    body.push_str(json_list);
+    body.push(']');
+    body.push_str(&version);
+    body.push_str("}}");
+    body
+}
+
 /// Clears the diagnostics of a closed document (through the same path as [`diagnostics`], so
 /// that it cannot overtake them).
 pub async fn clear(client: &Client, state: &State, uri: &Uri) {
     match state.raw_out.get() {
         Some(raw) => {
-            let body = format!(
-                r#"{{"jsonrpc":"2.0","method":"textDocument/publishDiagnostics","params":{{"uri":{},"diagnostics":[]}}}}"#,
-                serde_json::Value::String(uri.as_str().to_string())
-            );
-            let _ = raw.send(body.into_bytes());
+            let _ = raw.send(notification(uri, "", None).into_bytes());
         }
         None => {
             client

@@ -567,7 +567,7 @@ fn outline_in_tree(
 ) -> Result<(LoopReport, OffloadRegion), OutlineError> {
     let root = tree.root_node();
     // A line lies in one unit at most: only that one is analysed.
-    let unit = units::units_of(root)
+    let unit = units::units_of(root, src)
         .into_iter()
         .find(|u| line_of(*u) <= line && line <= end_line_of(*u))
         .ok_or(OutlineError::NoLoop(line))?;

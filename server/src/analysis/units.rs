@@ -233,8 +233,8 @@ fn context_key(root: Node, src: &[u8], macros: &Macros) -> u64 {
 
 /// The units a file is analysed in: top-level functions (templates with their header) and loops
 /// outside any function.
-pub(crate) fn units_of(root: Node) -> Vec<Node> {
-    units_with_previous(root)
+pub(crate) fn units_of<'t>(root: Node<'t>, src: &[u8]) -> Vec<Node<'t>> {
+    units_with_previous(root, src)
         .into_iter()
         .map(|s| s.node)
         .collect()
@@ -249,27 +249,32 @@ struct Site<'t> {
     /// Directly in the file, a namespace, `extern "C"` or a preprocessor block: not in a class
     /// (whose methods' bodies the context reads).
     at_file_level: bool,
+    /// A hash of the parameter lists of the class templates around it, which its analysis reads
+    /// (a member of `template <typename T> struct S` names `T`) but its own text does not hold.
+    templates: u64,
 }
 
 /// [`units_of`] with their [`Site`]s, in one walk: tree-sitter finds a previous sibling by
 /// walking the parent's children from the first, which is quadratic over a file's hundreds of
 /// top-level functions.
-fn units_with_previous(root: Node<'_>) -> Vec<Site<'_>> {
+fn units_with_previous<'t>(root: Node<'t>, src: &[u8]) -> Vec<Site<'t>> {
     let mut units = Vec::new();
     let mut cursor = root.walk();
-    // Per depth of the walk: the last named node seen, and whether that depth is at file level.
-    let mut previous: Vec<(Option<Node>, bool)> = vec![(None, false)];
+    // Per depth of the walk: the last named node seen, whether that depth is at file level, and
+    // the enclosing templates' parameters.
+    let mut previous: Vec<(Option<Node>, bool, u64)> = vec![(None, false, 0)];
     'walk: loop {
         let n = cursor.node();
         let is_unit = (n.kind() == "template_declaration" && has_function_child(n))
             || n.kind() == "function_definition"
             || is_loop(n.kind());
         if is_unit {
-            let &(before, at_file_level) = previous.last().expect("a depth");
+            let &(before, at_file_level, templates) = previous.last().expect("a depth");
             units.push(Site {
                 node: n,
                 previous: before,
                 at_file_level,
+                templates,
             });
         }
         if !is_unit && cursor.goto_first_child() {
@@ -285,7 +290,15 @@ fn units_with_previous(root: Node<'_>) -> Vec<Site<'_>> {
                     | "preproc_elif"
                     | "preproc_elifdef"
             );
-            previous.push((None, file_level));
+            let mut templates = previous.last().map_or(0, |p| p.2);
+            if n.kind() == "template_declaration"
+                && let Some(params) = n.child_by_field_name("parameters")
+            {
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                (templates, &src[params.byte_range()]).hash(&mut h);
+                templates = h.finish();
+            }
+            previous.push((None, file_level, templates));
             continue;
         }
         loop {
@@ -362,6 +375,7 @@ fn edits_keep_the_context(
                     node: f,
                     previous: None,
                     at_file_level: true,
+                    templates: 0,
                 };
                 inert_body(&site, &fields, src).is_some_and(|b| b.byte_range() == (start..end))
             })
@@ -445,7 +459,8 @@ fn has_function_child(n: Node) -> bool {
 
 /// The key of a unit: its whole lines (what a diagnostic on them shows), a pragma right before
 /// it, and the context.
-fn unit_key(unit: Node, previous: Option<Node>, src: &[u8], context: u64) -> u64 {
+fn unit_key(site: &Site, src: &[u8], context: u64) -> u64 {
+    let unit = site.node;
     let start = src[..unit.start_byte()]
         .iter()
         .rposition(|b| *b == b'\n')
@@ -462,11 +477,12 @@ fn unit_key(unit: Node, previous: Option<Node>, src: &[u8], context: u64) -> u64
         unit.end_byte() - unit.start_byte(),
     )
         .hash(&mut h);
-    if let Some(p) = previous
+    if let Some(p) = site.previous
         && matches!(p.kind(), "preproc_call" | "comment")
     {
         src[p.byte_range()].hash(&mut h);
     }
+    site.templates.hash(&mut h);
     context.hash(&mut h);
     h.finish()
 }
@@ -512,7 +528,7 @@ pub(crate) fn analyze_units(
     edits: &[TextEdit],
 ) {
     let root = tree.root_node();
-    let sites = units_with_previous(root);
+    let sites = units_with_previous(root, src);
     let macros = match &state.macros {
         Some(m) if edits_keep_the_context(&mut state.inert, edits, root, src) => m.clone(),
         _ => {
@@ -524,7 +540,7 @@ pub(crate) fn analyze_units(
     let context = context_key(root, src, &macros);
     let keyed: Vec<(Node, u64)> = sites
         .into_iter()
-        .map(|s| (s.node, unit_key(s.node, s.previous, src, context)))
+        .map(|s| (s.node, unit_key(&s, src, context)))
         .collect();
     let old = std::mem::take(&mut state.cache.map);
     // What can be reused, and what has to be analysed.
@@ -614,7 +630,7 @@ pub(crate) fn outline_pending(
     }
     // The units of the tree by their first byte (the tree and the reports are of the same text;
     // a row may hold two units).
-    let by_start: HashMap<usize, Node> = units_of(tree.root_node())
+    let by_start: HashMap<usize, Node> = units_of(tree.root_node(), src)
         .into_iter()
         .map(|u| (u.start_byte(), u))
         .collect();
@@ -816,7 +832,7 @@ template <typename T> void c(int n, T* y) { for (int i = 0; i < n; ++i) y[i] = 1
 for (int i = 0; i < 3; ++i) {}\nstruct S { int x; };\nvoid e() {}\n";
         let tree = crate::analysis::parse(src.as_bytes(), crate::analysis::Language::Cpp, None)
             .expect("parsed");
-        let found = units_with_previous(tree.root_node());
+        let found = units_with_previous(tree.root_node(), src.as_bytes());
         assert_eq!(found.len(), 6);
         for s in &found {
             assert_eq!(s.previous, s.node.prev_named_sibling(), "{}", s.node.kind());
@@ -882,5 +898,22 @@ void use(float* y, int* c) {\n    for (int i = 0; i < 64 * N; ++i) y[i] = (real)
         let reads = doc.context_reads();
         doc.edit(24, 24, " ");
         assert_eq!(doc.context_reads(), reads + 1);
+    }
+
+    /// A member of a class template reads the template's parameters, which are not in its own
+    /// text: editing them analyses it again (found by the fuzzer: a stale note named a parameter
+    /// the text no longer had).
+    #[test]
+    fn editing_a_class_template_s_parameters_analyses_its_members_again() {
+        let src = "template <typename T, typename W = T>\nstruct S {\n    void f(int n, float* y) {\n        for (int i = 0; i < n; ++i) y[i] = 0;\n    }\n};\n";
+        let mut doc = Document::lazy(src, Language::Cpp, crate::analysis::Headers::default());
+        let at = src.find("W = T").unwrap();
+        doc.edit(at, at + 1, "V");
+        let strip = |r: FileReport| without_regions(r);
+        assert_eq!(strip(doc.report()), strip(doc.report_from_scratch()));
+        let ids: Vec<u64> = doc.units().map(|u| u.id).collect();
+        doc.edit(at, at + 1, "W");
+        assert!(doc.units().zip(&ids).all(|(u, old)| u.id != *old));
+        assert_eq!(strip(doc.report()), strip(doc.report_from_scratch()));
     }
 }

@@ -64,27 +64,24 @@ impl Document {
     /// has no region for the functions an edit touched (all of them in a small file) and for the
     /// rest through [`Document::outline_pending`].
     pub fn lazy(text: &str, lang: Language, headers: Headers) -> Self {
-        Self::build(
-            text,
-            lang,
-            headers,
-            Plan {
-                level: Outlining::Notes,
-                outline_at_most: LAZY_OUTLINE_AT_MOST,
-            },
-        )
+        Self::with_notes_for(text, lang, headers, LAZY_OUTLINE_AT_MOST)
     }
 
     /// Verdicts only, nothing outlined and nothing left pending for later: a first look
     /// (`first_look.rs`) that is thrown away once the whole file is analysed.
     pub(crate) fn verdicts_only(text: &str, lang: Language, headers: Headers) -> Self {
+        Self::with_notes_for(text, lang, headers, 0)
+    }
+
+    /// Notes at once when at most `at_most` functions are analysed, otherwise left pending.
+    fn with_notes_for(text: &str, lang: Language, headers: Headers, at_most: usize) -> Self {
         Self::build(
             text,
             lang,
             headers,
             Plan {
                 level: Outlining::Notes,
-                outline_at_most: 0,
+                outline_at_most: at_most,
             },
         )
     }

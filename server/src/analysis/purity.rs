@@ -7,7 +7,9 @@ use std::collections::{HashMap, HashSet};
 use tree_sitter::Node;
 
 use super::facts::{declarator_name, declared_names};
-use super::syntax::{Macros, for_each_descendant, named_children, text, unparen};
+use super::syntax::{
+    Macros, for_each_descendant, holds_file_level_items, named_children, text, unparen,
+};
 
 /// Pure helpers by name, with their definitions in source order.
 pub fn pure_helpers(root: Node, src: &[u8], macros: &Macros) -> Vec<(String, String)> {
@@ -15,21 +17,12 @@ pub fn pure_helpers(root: Node, src: &[u8], macros: &Macros) -> Vec<(String, Str
     let mut stack = vec![root];
     while let Some(n) = stack.pop() {
         match n.kind() {
-            "translation_unit"
-            | "declaration_list"
-            | "namespace_definition"
-            | "linkage_specification"
-            // Implementations behind `#ifdef LIB_IMPLEMENTATION` (single-header libraries); a
-            // helper defined in two branches is defined twice and not trusted.
-            | "preproc_if"
-            | "preproc_ifdef"
-            | "preproc_else"
-            | "preproc_elif"
+            // A helper defined in two branches of a conditional is defined twice and not trusted.
             // `#ifdef __cplusplus` / `extern "C" {` / `#endif` leaves a brace the parser cannot
             // match, and the rest of the file lands in an ERROR node (stb's headers): a function
             // inside it that parses cleanly is still a definition (is_pure refuses any with an
             // error of its own).
-            | "ERROR" => {
+            k if holds_file_level_items(k) || k == "ERROR" => {
                 stack.extend(named_children(n));
             }
             "function_definition" => {

@@ -64,6 +64,24 @@ pub fn named_children<'t>(node: Node<'t>) -> Vec<Node<'t>> {
 
 /// Preorder traversal of all nodes under `node` (inclusive), without recursion on the Rust stack
 /// (deeply nested garbage input must not overflow it).
+/// Nodes whose children stand at file level: the file, a namespace, `extern "C"`, and the
+/// branches of a preprocessor conditional (single-header libraries keep their implementation
+/// behind `#ifdef LIB_IMPLEMENTATION`).
+pub fn holds_file_level_items(kind: &str) -> bool {
+    matches!(
+        kind,
+        "translation_unit"
+            | "declaration_list"
+            | "namespace_definition"
+            | "linkage_specification"
+            | "preproc_if"
+            | "preproc_ifdef"
+            | "preproc_else"
+            | "preproc_elif"
+            | "preproc_elifdef"
+    )
+}
+
 pub fn for_each_descendant<'t>(node: Node<'t>, mut f: impl FnMut(Node<'t>) -> bool) {
     let mut cursor = node.walk();
     let mut descend = f(cursor.node());

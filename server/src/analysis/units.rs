@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use tree_sitter::{Node, Tree};
 
-use super::syntax::{Macros, is_loop};
+use super::syntax::{Macros, holds_file_level_items, is_loop};
 use super::{FileReport, Headers, LoopReport, analyze_unit, file_macros};
 
 /// How much outlining a unit's analysis does.
@@ -278,18 +278,7 @@ fn units_with_previous<'t>(root: Node<'t>, src: &[u8]) -> Vec<Site<'t>> {
             });
         }
         if !is_unit && cursor.goto_first_child() {
-            let file_level = matches!(
-                n.kind(),
-                "translation_unit"
-                    | "declaration_list"
-                    | "namespace_definition"
-                    | "linkage_specification"
-                    | "preproc_if"
-                    | "preproc_ifdef"
-                    | "preproc_else"
-                    | "preproc_elif"
-                    | "preproc_elifdef"
-            );
+            let file_level = holds_file_level_items(n.kind());
             let mut templates = previous.last().map_or(0, |p| p.2);
             if n.kind() == "template_declaration"
                 && let Some(params) = n.child_by_field_name("parameters")

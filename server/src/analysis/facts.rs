@@ -170,8 +170,12 @@ pub struct ArrayRef {
     /// One entry per `[]`; `None` when the subscript is not a polynomial of known variables.
     pub subs: Vec<Option<Poly>>,
     pub text: String,
-    /// Arrays whose elements are used directly as a subscript (`idx` in `a[idx[i]]`).
+    /// Arrays whose elements are used as a subscript, directly (`idx` in `a[idx[i]]`) or through a
+    /// local read once from them (`j = idx[k]; a[j*3+1]`).
     pub index_arrays: Vec<String>,
+    /// Per subscript that is not a polynomial: the subscript as one in which every value read from
+    /// an index array is a variable [`index_value`] of that array (`@idx*3 + 1`), where it is one.
+    pub gathered: Vec<Option<Poly>>,
     pub write: Option<WriteKind>,
     pub read: bool,
     pub line: usize,
@@ -181,6 +185,14 @@ pub struct ArrayRef {
     pub operand_of_write: Option<usize>,
     /// In the header of a nested loop (its bounds), not in the computation.
     pub in_header: bool,
+}
+
+/// Marks a variable of [`ArrayRef::gathered`] as a value read from the array that follows.
+pub const INDEX_VALUE: &str = "@";
+
+/// The variable that stands for a value read from the index array `array`.
+pub fn index_value(array: &str) -> String {
+    format!("{INDEX_VALUE}{array}")
 }
 
 #[derive(Debug, Clone)]
@@ -315,6 +327,7 @@ impl<'a> Extractor<'a> {
             written_paths: pre.written_paths,
             locals: pre.locals,
             local_defs: HashMap::new(),
+            index_locals: HashMap::new(),
             range_elem: None,
             facts: LoopFacts {
                 form,
@@ -711,6 +724,9 @@ struct Collector<'a> {
     written_paths: HashSet<String>,
     locals: HashSet<String>,
     local_defs: HashMap<String, Option<Poly>>,
+    /// Locals declared with one element of a shared array, or a polynomial of such values, and
+    /// never reassigned (`j` in `const int j = neighs[k]`): their value as in [`ArrayRef::gathered`].
+    index_locals: HashMap<String, Poly>,
     range_elem: Option<(String, String)>,
     facts: LoopFacts,
     loop_nesting: usize,
@@ -776,7 +792,96 @@ impl Collector<'_> {
             } else {
                 d.child_by_field_name("value").and_then(|v| self.poly(v))
             };
+            if def.is_none()
+                && !self.written.contains(&name)
+                && let Some(v) = d.child_by_field_name("value")
+            {
+                // `type_ij = type_i * ntypes + type_j` with `type_j = type[j]`: a position made of
+                // index values is one too.
+                if let Some(a) = self.index_array_of(v) {
+                    self.index_locals
+                        .insert(name.clone(), Poly::var(&index_value(&a)));
+                } else if let Some(g) = self.gather_poly(v, 0) {
+                    self.index_locals.insert(name.clone(), g);
+                }
+            }
             self.local_defs.insert(name, def);
+        }
+    }
+
+    /// The shared array `value` reads one element of (`idx[k]`, `s->atoms->iSpecies[iOff]`, `p[k]`
+    /// for a local pointer `p` into a member array): where a value read from data is a position.
+    fn index_array_of(&self, value: Node) -> Option<String> {
+        let v = unparen(value);
+        if v.kind() != "subscript_expression" {
+            return None;
+        }
+        let base = unparen(v.child_by_field_name("argument")?);
+        let name = self.t(base);
+        if let Some((outer, _)) = self.pointer_defs.get(&name) {
+            return Some(outer.clone());
+        }
+        let plain = match base.kind() {
+            "identifier" => !self.locals.contains(&name) && !self.inductions.contains(&name),
+            "field_expression" => {
+                squash(&name)
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || "_.->".contains(c))
+                    && written_root(base, self.src)
+                        .is_some_and(|r| !self.locals.contains(&r) && !self.written.contains(&r))
+            }
+            _ => false,
+        };
+        plain.then_some(name)
+    }
+
+    /// A subscript as a polynomial in which each value read from an index array (directly,
+    /// `idx[k]`, or through an index local) is the variable [`index_value`] of that array: the
+    /// positions a gather or scatter reaches, once the values' range is known.
+    fn gather_poly(&self, node: Node, depth: usize) -> Option<Poly> {
+        if depth > MAX_EXPR_DEPTH {
+            return None;
+        }
+        let node = unparen(node);
+        match node.kind() {
+            "number_literal" => parse_int_literal(&self.t(node)).map(Poly::constant),
+            "identifier" => {
+                let name = self.t(node);
+                match self.index_locals.get(&name) {
+                    Some(g) => Some(g.clone()),
+                    None => self.sym(&name),
+                }
+            }
+            "subscript_expression" => self
+                .index_array_of(node)
+                .map(|a| Poly::var(&index_value(&a))),
+            "binary_expression" => {
+                let l = self.gather_poly(node.child_by_field_name("left")?, depth + 1)?;
+                let r = self.gather_poly(node.child_by_field_name("right")?, depth + 1)?;
+                match self.t(node.child_by_field_name("operator")?).as_str() {
+                    "+" => l.add(&r),
+                    "-" => l.sub(&r),
+                    "*" => l.mul(&r),
+                    _ => None,
+                }
+            }
+            "unary_expression" => {
+                let arg = self.gather_poly(node.child_by_field_name("argument")?, depth + 1)?;
+                match self.t(node.child_by_field_name("operator")?).as_str() {
+                    "-" => arg.scale(-1),
+                    "+" => Some(arg),
+                    _ => None,
+                }
+            }
+            "cast_expression" => {
+                let ty = self.t(node.child_by_field_name("type")?);
+                if is_integer_type(&ty) {
+                    self.gather_poly(node.child_by_field_name("value")?, depth + 1)
+                } else {
+                    None
+                }
+            }
+            _ => None,
         }
     }
 
@@ -2045,6 +2150,7 @@ impl Collector<'_> {
                         subs: vec![Some(Poly::var(&elem))],
                         text: name,
                         index_arrays: Vec::new(),
+                        gathered: Vec::new(),
                         read: matches!(kind, WriteKind::Accumulate(_)),
                         write: Some(kind),
                         line: line_of(lv),
@@ -2202,6 +2308,7 @@ impl Collector<'_> {
             subs: vec![sub],
             text: self.t(node),
             index_arrays: Vec::new(),
+            gathered: Vec::new(),
             write,
             read,
             line: line_of(node),
@@ -2252,6 +2359,7 @@ impl Collector<'_> {
                 subs: vec![Some(Poly::var(&elem))],
                 text: name,
                 index_arrays: Vec::new(),
+                gathered: Vec::new(),
                 write: None,
                 read: true,
                 line: line_of(node),
@@ -2345,7 +2453,7 @@ impl Collector<'_> {
         if let Some(off) = offset {
             subs[0] = subs[0].as_ref().and_then(|s| s.add(&off));
         }
-        let index_arrays = subs_nodes
+        let mut index_arrays: Vec<String> = subs_nodes
             .iter()
             .filter_map(|s| {
                 let s = unparen(*s);
@@ -2357,6 +2465,23 @@ impl Collector<'_> {
                     .flatten()
             })
             .collect();
+        let gathered: Vec<Option<Poly>> = subs_nodes
+            .iter()
+            .zip(&subs)
+            .map(|(n, p)| match p {
+                Some(_) => None,
+                None => self.gather_poly(*n, 0),
+            })
+            .collect();
+        for g in gathered.iter().flatten() {
+            for v in g.vars() {
+                if let Some(a) = v.strip_prefix(INDEX_VALUE)
+                    && !index_arrays.iter().any(|x| x == a)
+                {
+                    index_arrays.push(a.to_string());
+                }
+            }
+        }
         let read = match &write {
             None => true,
             Some(WriteKind::Accumulate(_)) => true,
@@ -2367,6 +2492,7 @@ impl Collector<'_> {
             subs,
             text: self.t(node),
             index_arrays,
+            gathered,
             write,
             read,
             line: line_of(node),

@@ -126,7 +126,6 @@ struct IndexRange {
 /// own (`idx_range`), and the subscripts' largest value follows. `None` when a subscript is
 /// neither a polynomial nor one of index values; an error when one may be negative.
 fn gathered_extent(
-    name: &str,
     refs: &[&super::facts::ArrayRef],
     nest: &[Induction],
     decl_of: &HashMap<&str, &VarDecl>,
@@ -183,10 +182,7 @@ fn gathered_extent(
             continue;
         }
         let low = min_over(s, &inner);
-        if low
-            .as_ref()
-            .is_none_or(|l| *l != l.without_negative_terms())
-        {
+        if low.as_ref().is_none_or(Poly::has_negative_terms) {
             return Err(format!(
                 "the subscript of `{}` (line {}) may be negative for index values from 0: the values it needs are not known",
                 r.text, r.line
@@ -196,7 +192,6 @@ fn gathered_extent(
     let Some(extent) = extent_from_subscripts(subs.iter(), &inner) else {
         return Ok(None);
     };
-    let _ = name;
     for l in local {
         if !ranges.iter().any(|r| r.index == l.index) {
             ranges.push(l);
@@ -802,16 +797,15 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 ];
                 // A size parameter bounds the index values only where they are the subscripts.
                 let bare = refs.iter().all(|r| {
-                    r.gathered.iter().flatten().all(|g| {
-                        g.vars().len() == 1
-                            && g.sub(&Poly::var(&g.vars().into_iter().next().unwrap_or_default()))
-                                .is_some_and(|d| d.is_zero())
-                    })
+                    r.gathered
+                        .iter()
+                        .flatten()
+                        .all(|g| g.vars().iter().any(|v| *g == Poly::var(v)))
                 });
                 let found = candidates.iter().find(|c| int_params.contains(c)).cloned();
                 match found {
                     Some(f) if bare => f,
-                    _ => match gathered_extent(name, &refs, &nest, &decl_of, &mut ranges)? {
+                    _ => match gathered_extent(&refs, &nest, &decl_of, &mut ranges)? {
                         Some(e) => {
                             gathered_arrays.insert(name.clone());
                             e

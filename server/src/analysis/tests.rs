@@ -979,3 +979,88 @@ void local(int n, int* c) {
     assert!(why.contains("it uses `K`, which is neither"), "{why}");
     compile_regions(&[("fold".into(), fold), ("paint".into(), paint)]);
 }
+
+/// Arrays gathered or scattered through values read from an index array (issue #17: miniMD's
+/// `j = neighs[k]; x[j*PAD+0]`, NPB's `p[colidx[k]]`, CoMD's `s->species[iSpecies]`) get a size
+/// for the range of those values; the index array's input is held inside it. A subscript that may
+/// go below 0 with them, an index array the loop writes, or one whose own extent is unknown stays
+/// refused with its reason.
+#[test]
+fn index_derived_extents_size_arrays_gathered_through_index_values() {
+    let src = "\
+#define PAD 4
+void gather(int n, const int* neighs, const double* x, double* f) {
+    for (int k = 0; k < n; k++) { const int j = neighs[k]; f[k] = x[j*PAD + 0] + x[j*PAD + 2]; }
+}
+void spmv(int rows, const int* rowstr, const int* colidx, const double* a, const double* p, double* q) {
+    for (int j = 0; j < rows; j++) { double s = 0; for (int k = rowstr[j]; k < rowstr[j+1]; k++) s += a[k] * p[colidx[k]]; q[j] = s; }
+}
+void inner(const int* rowstr, int j, const int* colidx, const double* a, const double* p, double* out) {
+    double s = 0;
+    for (int k = rowstr[j]; k < rowstr[j+1]; k++) s += a[k] * p[colidx[k]];
+    *out = s;
+}
+void types(int n, const int* type, const int* neighs, int ntypes, const double* cut, double* e) {
+    for (int k = 0; k < n; k++) { int tj = type[neighs[k]]; int tij = 2 * ntypes + tj; e[k] = cut[tij]; }
+}
+void below(int n, const int* idx, const double* x, double* y) {
+    for (int k = 0; k < n; k++) y[k] = x[idx[k] - 1];
+}
+void unknown(int n, const int* idx, const int* order, const double* x, double* y) {
+    for (int k = 0; k < n; k++) y[k] = x[idx[order[k] % n]];
+}
+void moved(int n, int* idx, const double* x, double* y) {
+    for (int k = 0; k < n; k++) { y[k] = x[idx[k]]; idx[k] = k; }
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let by = |r: &OffloadRegion, n: &str| r.params.iter().find(|p| p.name == n).cloned().unwrap();
+    // Through a local read once from the index array.
+    let r = region(3).unwrap();
+    let range = by(&r, "neighs_range");
+    assert!(range.is_size && !range.is_array, "{range:?}");
+    assert_eq!(range.range_of.as_deref(), Some("neighs"));
+    let x = by(&r, "x");
+    assert_eq!(x.extent.as_deref(), Some("4*neighs_range - 1"), "{x:?}");
+    let neighs = by(&r, "neighs");
+    assert_eq!(neighs.extent.as_deref(), Some("n"));
+    let input = neighs.input.unwrap();
+    assert_eq!(input.min.as_deref(), Some("0"));
+    assert_eq!(input.max.as_deref(), Some("neighs_range - 1"));
+    // Directly, inside an invariant data bound.
+    let r = region(10).unwrap();
+    assert_eq!(by(&r, "p").extent.as_deref(), Some("colidx_range"));
+    assert_eq!(by(&r, "colidx").extent.as_deref(), Some("k_end"));
+    assert_eq!(by(&r, "colidx_range").range_of.as_deref(), Some("colidx"));
+    // Index values of index values, and a position made of them.
+    let r = region(14).unwrap();
+    assert_eq!(by(&r, "type").extent.as_deref(), Some("neighs_range"));
+    assert_eq!(
+        by(&r, "type").input.unwrap().max.as_deref(),
+        Some("type_range - 1")
+    );
+    assert_eq!(
+        by(&r, "cut").extent.as_deref(),
+        Some("2*ntypes + type_range")
+    );
+    // Near-misses.
+    let why = region(17).unwrap_err().to_string();
+    assert!(why.contains("may be negative"), "{why}");
+    let why = region(20).unwrap_err().to_string();
+    assert!(
+        why.contains("cannot tell how many elements `idx` has"),
+        "{why}"
+    );
+    let why = region(23).unwrap_err().to_string();
+    assert!(why.contains("`idx` is also written"), "{why}");
+    // The outer loop over CSR rows: its inner bounds change with `j`.
+    let why = region(6).unwrap_err().to_string();
+    assert!(why.contains("cannot tell how many elements"), "{why}");
+    compile_regions(&[
+        ("gather".into(), region(3).unwrap()),
+        ("inner".into(), region(10).unwrap()),
+        ("types".into(), region(14).unwrap()),
+    ]);
+}

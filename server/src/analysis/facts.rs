@@ -378,6 +378,7 @@ impl<'a> Extractor<'a> {
             c.inductions.insert(own);
         }
         c.collect_local_defs(node);
+        c.collect_index_assignments(node);
         let body = node.child_by_field_name("body");
         match form {
             LoopForm::For => {
@@ -809,6 +810,63 @@ impl Collector<'_> {
         }
     }
 
+    /// A scalar declared before the loop whose first statement assigns it one element of a shared
+    /// array (`j = list[i];`), assigned nowhere else in the loop and named by no earlier
+    /// statement: in the iteration it is that index value, like a local declared with it.
+    fn collect_index_assignments(&mut self, node: Node) {
+        let Some(body) = node.child_by_field_name("body") else {
+            return;
+        };
+        if body.kind() != "compound_statement" {
+            return;
+        }
+        let mut earlier: Vec<Node> = Vec::new();
+        for stmt in super::syntax::named_children(body) {
+            let e = stmt.named_child(0).map(unparen);
+            if stmt.kind() == "expression_statement"
+                && let Some(e) = e
+                && e.kind() == "assignment_expression"
+                && e.child_by_field_name("operator")
+                    .map(|o| self.t(o))
+                    .as_deref()
+                    == Some("=")
+                && let (Some(l), Some(v)) = (
+                    e.child_by_field_name("left").map(unparen),
+                    e.child_by_field_name("right"),
+                )
+                && l.kind() == "identifier"
+            {
+                let name = self.t(l);
+                let named_before = earlier
+                    .iter()
+                    .any(|n| super::syntax::mentions_word(&self.t(*n), &name));
+                let mut assignments = 0;
+                for_each_descendant(node, |n| {
+                    let target = match n.kind() {
+                        "assignment_expression" => n.child_by_field_name("left"),
+                        "update_expression" => n.child_by_field_name("argument"),
+                        _ => None,
+                    };
+                    if target.is_some_and(|t| {
+                        unparen(t).kind() == "identifier" && self.t(unparen(t)) == name
+                    }) {
+                        assignments += 1;
+                    }
+                    true
+                });
+                if !named_before
+                    && assignments == 1
+                    && !self.locals.contains(&name)
+                    && !self.inductions.contains(&name)
+                    && let Some(a) = self.index_array_of(v)
+                {
+                    self.index_locals.insert(name, Poly::var(&index_value(&a)));
+                }
+            }
+            earlier.push(stmt);
+        }
+    }
+
     /// The shared array `value` reads one element of (`idx[k]`, `s->atoms->iSpecies[iOff]`, `p[k]`
     /// for a local pointer `p` into a member array): where a value read from data is a position.
     fn index_array_of(&self, value: Node) -> Option<String> {
@@ -823,12 +881,18 @@ impl Collector<'_> {
         }
         let plain = match base.kind() {
             "identifier" => !self.locals.contains(&name) && !self.inductions.contains(&name),
+            // A member array whose path the loop does not change (`s->atoms->iSpecies` while it
+            // writes `s->atoms->r`); a write of its elements is the outliner's to refuse.
             "field_expression" => {
-                squash(&name)
-                    .chars()
+                let path = squash(&name);
+                path.chars()
                     .all(|c| c.is_alphanumeric() || "_.->".contains(c))
                     && written_root(base, self.src)
-                        .is_some_and(|r| !self.locals.contains(&r) && !self.written.contains(&r))
+                        .is_some_and(|r| !self.locals.contains(&r) && !self.inductions.contains(&r))
+                    && !self
+                        .written_paths
+                        .iter()
+                        .any(|w| path_conflict(w, &path) && !w.starts_with(&path))
             }
             _ => false,
         };

@@ -1063,3 +1063,49 @@ void moved(int n, int* idx, const double* x, double* y) {
         ("types".into(), region(14).unwrap()),
     ]);
 }
+
+/// An index value may also come from a scalar declared before the loop and assigned first thing
+/// in the body (miniMD's `j = list[i];`), or from a member array while the loop writes another
+/// member of the same struct (CoMD's `s->atoms->iSpecies` beside `s->atoms->r`). Assigned
+/// twice, or named before its assignment (the previous iteration's value), it is no index value.
+#[test]
+fn index_values_from_a_first_assignment_and_from_a_member_array() {
+    let src = "\
+struct Atoms { int* kind; double* r; };
+struct Sim { Atoms* atoms; double* mass; };
+void pack(int n, const int* list, const double* x, double* buf) {
+    int j;
+    for (int i = 0; i < n; i++) { j = list[i]; buf[3*i] = x[j*3 + 0]; buf[3*i + 1] = x[j*3 + 1]; }
+}
+void twice(int n, const int* list, const double* x, double* buf) {
+    int j;
+    for (int i = 0; i < n; i++) { j = list[i]; j = j + 1; buf[i] = x[j]; }
+}
+void late(int n, const int* list, const double* x, double* buf) {
+    int j = 0;
+    for (int i = 0; i < n; i++) { buf[i] = j; j = list[i]; buf[i] += x[j]; }
+}
+void scale(Sim* s, int n, double dt) {
+    for (int i = 0; i < n; i++) { int k = s->atoms->kind[i]; s->atoms->r[i] *= dt / s->mass[k]; }
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let by = |r: &OffloadRegion, n: &str| r.params.iter().find(|p| p.name == n).cloned().unwrap();
+    let r = region(5).unwrap();
+    assert_eq!(by(&r, "x").extent.as_deref(), Some("3*list_range - 1"));
+    let why = region(9).unwrap_err().to_string();
+    assert!(
+        why.contains("cannot tell how many elements `x` has"),
+        "{why}"
+    );
+    let why = region(13).unwrap_err().to_string();
+    assert!(why.contains("read in the next"), "{why}");
+    let r = region(16).unwrap();
+    assert_eq!(
+        by(&r, "s_mass").extent.as_deref(),
+        Some("s_atoms_kind_range")
+    );
+    compile_regions(&[("pack".into(), region(5).unwrap()), ("scale".into(), r)]);
+}

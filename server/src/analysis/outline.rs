@@ -73,17 +73,44 @@ fn extent_of<'a>(
     nest: &[Induction],
     cover_both: bool,
 ) -> Option<Poly> {
+    // Index values, and counters whose bounds reach them (`k` below `rowstr[j+1]`).
+    let mut bounded_by_index: HashSet<String> = HashSet::new();
+    for ind in nest {
+        let mut vs = ind.lower.vars();
+        vs.extend(ind.upper.vars());
+        for v in vs {
+            if v.starts_with(INDEX_VALUE) {
+                bounded_by_index.insert(v);
+            }
+        }
+    }
+    for ind in nest {
+        let mut vs = ind.lower.vars();
+        vs.extend(ind.upper.vars());
+        if vs.iter().any(|v| bounded_by_index.contains(v)) {
+            bounded_by_index.insert(ind.var.clone());
+        }
+    }
     let mut best: Option<Poly> = None;
     for s in subs {
         let max = max_over(s, nest)?;
-        // A bound read from data (`rowptr[r + 1]`) says nothing about the extent.
-        if max.vars().iter().any(|v| v.contains('[')) {
+        // A bound read from data (`rowptr[r + 1]`) says nothing about the extent, nor an index
+        // value until its range is known.
+        if max
+            .vars()
+            .iter()
+            .any(|v| v.contains('[') || v.starts_with(INDEX_VALUE))
+        {
             return None;
         }
         // Rounding up by dropping negative terms would reach past the caller's array where the
         // bound is a range of index values (`(R-1)*PAD + 3`, not `R*PAD + 3`): keep it exact.
         let ext = max.add(&Poly::constant(1))?;
-        let ext = if s.vars().iter().any(|v| v.starts_with(INDEX_VALUE)) {
+        let ext = if s
+            .vars()
+            .iter()
+            .any(|v| v.starts_with(INDEX_VALUE) || bounded_by_index.contains(v))
+        {
             ext
         } else {
             ext.without_negative_terms()
@@ -119,6 +146,13 @@ struct Param {
 struct IndexRange {
     index: String,
     size: String,
+    /// The values bound a counter from both ends (CSR row offsets): generated non-decreasing.
+    sorted: bool,
+}
+
+/// `idx_range`, `s_atoms_iSpecies_range`: the size the values of an index array lie below.
+fn range_size_name(index: &str) -> String {
+    format!("{}_range", index.replace(['.', '>', '-'], "_"))
 }
 
 /// The extent of an array gathered or scattered through index arrays (`x[j*3 + 2]` with
@@ -142,39 +176,53 @@ fn gathered_extent(
             (None, None) => return Ok(None),
         }
     }
-    let mut inner = nest.to_vec();
+    // The values' ranges first: the counters, whose bounds may be index values, go before them.
+    let mut inner: Vec<Induction> = Vec::new();
     let mut local: Vec<IndexRange> = Vec::new();
-    for s in &subs {
-        for v in s.vars() {
+    let bound_vars: Vec<String> = nest
+        .iter()
+        .flat_map(|i| i.lower.vars().into_iter().chain(i.upper.vars()))
+        .collect();
+    for s in subs
+        .iter()
+        .map(Poly::vars)
+        .chain([bound_vars.into_iter().collect()])
+    {
+        for v in s {
             let Some(index) = v.strip_prefix(INDEX_VALUE) else {
                 continue;
             };
             if inner.iter().any(|i| i.var == v) {
                 continue;
             }
-            let size = format!("{}_range", index.replace(['.', '>', '-'], "_"));
+            let size = range_size_name(index);
             if decl_of.contains_key(size.as_str()) {
                 return Err(format!(
                     "the range of the values of `{index}` would be the size `{size}`, a name the function already uses"
                 ));
             }
-            inner.push(Induction {
-                var: v.clone(),
-                lower: Poly::constant(0),
-                upper: Poly::var(&size).sub(&Poly::constant(1)).ok_or("overflow")?,
-                step: 1,
-                span: Poly::var(&size),
-                data_dependent: false,
-            });
+            inner.insert(
+                0,
+                Induction {
+                    var: v.clone(),
+                    lower: Poly::constant(0),
+                    upper: Poly::var(&size).sub(&Poly::constant(1)).ok_or("overflow")?,
+                    step: 1,
+                    span: Poly::var(&size),
+                    data_dependent: false,
+                },
+            );
             local.push(IndexRange {
                 index: index.to_string(),
                 size,
+                sorted: false,
             });
         }
     }
     if local.is_empty() {
         return Ok(None);
     }
+    inner.extend(nest.iter().cloned());
     // Values of an index array are positions from 0: a subscript that can go below 0 with them
     // (`x[idx[k] - 1]`) depends on values the code does not show.
     for (s, r) in subs.iter().zip(refs) {
@@ -733,6 +781,49 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             data_dependent: i.data_dependent,
         })
         .collect();
+    // An inner loop's bound read from an array (`k < rowstr[j+1]`, `ii < nAtoms[iBox]`) is one of
+    // that array's values: the counter stays below the values' range, a size of its own, as for
+    // a gather (the index array's input held inside it).
+    let mut ranges: Vec<IndexRange> = Vec::new();
+    let nest: Vec<Induction> = nest
+        .into_iter()
+        .map(|mut ind| {
+            let mut lower_arrays = Vec::new();
+            let mut upper_arrays = Vec::new();
+            for (p, seen) in [
+                (&mut ind.lower, &mut lower_arrays),
+                (&mut ind.upper, &mut upper_arrays),
+            ] {
+                for v in p.vars() {
+                    let Some((base, _)) = v.split_once('[') else {
+                        continue;
+                    };
+                    let base = path_name(base).unwrap_or_else(|| base.trim().to_string());
+                    if !base.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                        continue;
+                    }
+                    if let Some(q) = p.substitute(&v, &Poly::var(&index_value(&base))) {
+                        *p = q;
+                        seen.push(base);
+                    }
+                }
+            }
+            for a in lower_arrays.iter().chain(&upper_arrays) {
+                // Row offsets (`k` from `rowstr[j]` below `rowstr[j+1]`) are generated
+                // non-decreasing, so the rows share out the range instead of each spanning it.
+                let sorted = lower_arrays.contains(a) && upper_arrays.contains(a);
+                match ranges.iter_mut().find(|r| r.index == *a) {
+                    Some(r) => r.sorted |= sorted,
+                    None => ranges.push(IndexRange {
+                        index: a.clone(),
+                        size: range_size_name(a),
+                        sorted,
+                    }),
+                }
+            }
+            ind
+        })
+        .collect();
 
     // Extents of arrays.
     let int_params: Vec<String> = decls
@@ -742,8 +833,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         .collect();
     let mut extents: HashMap<String, String> = HashMap::new();
     let mut index_specs: Vec<(String, String)> = Vec::new();
-    // Index arrays whose values' range became a size parameter, and the arrays indexed so.
-    let mut ranges: Vec<IndexRange> = Vec::new();
+    // Index arrays whose values' range became a size parameter (above, and in gathers), and
+    // the arrays indexed so.
     let mut gathered_arrays: HashSet<String> = HashSet::new();
     for p in params
         .iter()
@@ -840,6 +931,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             p.region.extent = Some(e.clone());
         }
     }
+    let mut sorted_indices: HashSet<String> = HashSet::new();
     for range in &ranges {
         let Some(index) = params.iter().find(|p| p.region.name == range.index) else {
             return Err(format!(
@@ -855,6 +947,9 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         }
         let ty = index.region.elem_type.clone();
         index_specs.push((range.index.clone(), range.size.clone()));
+        if range.sorted {
+            sorted_indices.insert(range.index.clone());
+        }
         params.push(Param {
             decl: VarDecl::scalar_param(&range.size, &ty, index.decl.start_byte),
             region: RegionParam {
@@ -882,6 +977,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         p.region.input = Some(InputSpec {
             min: Some("0".into()),
             max: Some(format!("{bound} - 1")),
+            sorted: sorted_indices.contains(&ia),
             ..InputSpec::default()
         });
     }
@@ -903,7 +999,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     let mut size_symbols: BTreeSet<String> = BTreeSet::new();
     for ind in &nest {
         for p in [&ind.lower, &ind.upper] {
-            size_symbols.extend(p.vars());
+            // Index values are the harness's to generate below their range.
+            size_symbols.extend(p.vars().into_iter().filter(|v| !v.starts_with(INDEX_VALUE)));
         }
     }
     for p in &params {

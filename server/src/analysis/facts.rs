@@ -170,8 +170,12 @@ pub struct ArrayRef {
     /// One entry per `[]`; `None` when the subscript is not a polynomial of known variables.
     pub subs: Vec<Option<Poly>>,
     pub text: String,
-    /// Arrays whose elements are used directly as a subscript (`idx` in `a[idx[i]]`).
+    /// Arrays whose elements are used as a subscript, directly (`idx` in `a[idx[i]]`) or through a
+    /// local read once from them (`j = idx[k]; a[j*3+1]`).
     pub index_arrays: Vec<String>,
+    /// Per subscript that is not a polynomial: the subscript as one in which every value read from
+    /// an index array is a variable [`index_value`] of that array (`@idx*3 + 1`), where it is one.
+    pub gathered: Vec<Option<Poly>>,
     pub write: Option<WriteKind>,
     pub read: bool,
     pub line: usize,
@@ -181,6 +185,14 @@ pub struct ArrayRef {
     pub operand_of_write: Option<usize>,
     /// In the header of a nested loop (its bounds), not in the computation.
     pub in_header: bool,
+}
+
+/// Marks a variable of [`ArrayRef::gathered`] as a value read from the array that follows.
+pub const INDEX_VALUE: &str = "@";
+
+/// The variable that stands for a value read from the index array `array`.
+pub fn index_value(array: &str) -> String {
+    format!("{INDEX_VALUE}{array}")
 }
 
 #[derive(Debug, Clone)]
@@ -315,6 +327,7 @@ impl<'a> Extractor<'a> {
             written_paths: pre.written_paths,
             locals: pre.locals,
             local_defs: HashMap::new(),
+            index_locals: HashMap::new(),
             range_elem: None,
             facts: LoopFacts {
                 form,
@@ -365,6 +378,7 @@ impl<'a> Extractor<'a> {
             c.inductions.insert(own);
         }
         c.collect_local_defs(node);
+        c.collect_index_assignments(node);
         let body = node.child_by_field_name("body");
         match form {
             LoopForm::For => {
@@ -711,6 +725,9 @@ struct Collector<'a> {
     written_paths: HashSet<String>,
     locals: HashSet<String>,
     local_defs: HashMap<String, Option<Poly>>,
+    /// Locals declared with one element of a shared array, or a polynomial of such values, and
+    /// never reassigned (`j` in `const int j = neighs[k]`): their value as in [`ArrayRef::gathered`].
+    index_locals: HashMap<String, Poly>,
     range_elem: Option<(String, String)>,
     facts: LoopFacts,
     loop_nesting: usize,
@@ -776,7 +793,159 @@ impl Collector<'_> {
             } else {
                 d.child_by_field_name("value").and_then(|v| self.poly(v))
             };
+            if def.is_none()
+                && !self.written.contains(&name)
+                && let Some(v) = d.child_by_field_name("value")
+            {
+                // `type_ij = type_i * ntypes + type_j` with `type_j = type[j]`: a position made of
+                // index values is one too.
+                if let Some(a) = self.index_array_of(v) {
+                    self.index_locals
+                        .insert(name.clone(), Poly::var(&index_value(&a)));
+                } else if let Some(g) = self.gather_poly(v, 0) {
+                    self.index_locals.insert(name.clone(), g);
+                }
+            }
             self.local_defs.insert(name, def);
+        }
+    }
+
+    /// A scalar declared before the loop whose first statement assigns it one element of a shared
+    /// array (`j = list[i];`), assigned nowhere else in the loop and named by no earlier
+    /// statement: in the iteration it is that index value, like a local declared with it.
+    fn collect_index_assignments(&mut self, node: Node) {
+        let Some(body) = node.child_by_field_name("body") else {
+            return;
+        };
+        if body.kind() != "compound_statement" {
+            return;
+        }
+        let mut earlier: Vec<Node> = Vec::new();
+        for stmt in super::syntax::named_children(body) {
+            let e = stmt.named_child(0).map(unparen);
+            if stmt.kind() == "expression_statement"
+                && let Some(e) = e
+                && e.kind() == "assignment_expression"
+                && e.child_by_field_name("operator")
+                    .map(|o| self.t(o))
+                    .as_deref()
+                    == Some("=")
+                && let (Some(l), Some(v)) = (
+                    e.child_by_field_name("left").map(unparen),
+                    e.child_by_field_name("right"),
+                )
+                && l.kind() == "identifier"
+            {
+                let name = self.t(l);
+                let named_before = earlier
+                    .iter()
+                    .any(|n| super::syntax::mentions_word(&self.t(*n), &name));
+                let mut assignments = 0;
+                for_each_descendant(node, |n| {
+                    let target = match n.kind() {
+                        "assignment_expression" => n.child_by_field_name("left"),
+                        "update_expression" => n.child_by_field_name("argument"),
+                        _ => None,
+                    };
+                    if target.is_some_and(|t| {
+                        unparen(t).kind() == "identifier" && self.t(unparen(t)) == name
+                    }) {
+                        assignments += 1;
+                    }
+                    true
+                });
+                if !named_before
+                    && assignments == 1
+                    && !self.locals.contains(&name)
+                    && !self.inductions.contains(&name)
+                    && let Some(a) = self.index_array_of(v)
+                {
+                    self.index_locals.insert(name, Poly::var(&index_value(&a)));
+                }
+            }
+            earlier.push(stmt);
+        }
+    }
+
+    /// The shared array `value` reads one element of (`idx[k]`, `s->atoms->iSpecies[iOff]`, `p[k]`
+    /// for a local pointer `p` into a member array): where a value read from data is a position.
+    fn index_array_of(&self, value: Node) -> Option<String> {
+        let v = unparen(value);
+        if v.kind() != "subscript_expression" {
+            return None;
+        }
+        let base = unparen(v.child_by_field_name("argument")?);
+        let name = self.t(base);
+        if let Some((outer, _)) = self.pointer_defs.get(&name) {
+            return Some(outer.clone());
+        }
+        let plain = match base.kind() {
+            "identifier" => !self.locals.contains(&name) && !self.inductions.contains(&name),
+            // A member array whose path the loop does not change (`s->atoms->iSpecies` while it
+            // writes `s->atoms->r`); a write of its elements is the outliner's to refuse.
+            "field_expression" => {
+                let path = squash(&name);
+                path.chars()
+                    .all(|c| c.is_alphanumeric() || "_.->".contains(c))
+                    && written_root(base, self.src)
+                        .is_some_and(|r| !self.locals.contains(&r) && !self.inductions.contains(&r))
+                    && !self
+                        .written_paths
+                        .iter()
+                        .any(|w| path_conflict(w, &path) && !w.starts_with(&path))
+            }
+            _ => false,
+        };
+        plain.then_some(name)
+    }
+
+    /// A subscript as a polynomial in which each value read from an index array (directly,
+    /// `idx[k]`, or through an index local) is the variable [`index_value`] of that array: the
+    /// positions a gather or scatter reaches, once the values' range is known.
+    fn gather_poly(&self, node: Node, depth: usize) -> Option<Poly> {
+        if depth > MAX_EXPR_DEPTH {
+            return None;
+        }
+        let node = unparen(node);
+        match node.kind() {
+            "number_literal" => parse_int_literal(&self.t(node)).map(Poly::constant),
+            "identifier" => {
+                let name = self.t(node);
+                match self.index_locals.get(&name) {
+                    Some(g) => Some(g.clone()),
+                    None => self.sym(&name),
+                }
+            }
+            "subscript_expression" => self
+                .index_array_of(node)
+                .map(|a| Poly::var(&index_value(&a))),
+            "binary_expression" => {
+                let l = self.gather_poly(node.child_by_field_name("left")?, depth + 1)?;
+                let r = self.gather_poly(node.child_by_field_name("right")?, depth + 1)?;
+                match self.t(node.child_by_field_name("operator")?).as_str() {
+                    "+" => l.add(&r),
+                    "-" => l.sub(&r),
+                    "*" => l.mul(&r),
+                    _ => None,
+                }
+            }
+            "unary_expression" => {
+                let arg = self.gather_poly(node.child_by_field_name("argument")?, depth + 1)?;
+                match self.t(node.child_by_field_name("operator")?).as_str() {
+                    "-" => arg.scale(-1),
+                    "+" => Some(arg),
+                    _ => None,
+                }
+            }
+            "cast_expression" => {
+                let ty = self.t(node.child_by_field_name("type")?);
+                if is_integer_type(&ty) {
+                    self.gather_poly(node.child_by_field_name("value")?, depth + 1)
+                } else {
+                    None
+                }
+            }
+            _ => None,
         }
     }
 
@@ -2045,6 +2214,7 @@ impl Collector<'_> {
                         subs: vec![Some(Poly::var(&elem))],
                         text: name,
                         index_arrays: Vec::new(),
+                        gathered: Vec::new(),
                         read: matches!(kind, WriteKind::Accumulate(_)),
                         write: Some(kind),
                         line: line_of(lv),
@@ -2202,6 +2372,7 @@ impl Collector<'_> {
             subs: vec![sub],
             text: self.t(node),
             index_arrays: Vec::new(),
+            gathered: Vec::new(),
             write,
             read,
             line: line_of(node),
@@ -2252,6 +2423,7 @@ impl Collector<'_> {
                 subs: vec![Some(Poly::var(&elem))],
                 text: name,
                 index_arrays: Vec::new(),
+                gathered: Vec::new(),
                 write: None,
                 read: true,
                 line: line_of(node),
@@ -2345,7 +2517,7 @@ impl Collector<'_> {
         if let Some(off) = offset {
             subs[0] = subs[0].as_ref().and_then(|s| s.add(&off));
         }
-        let index_arrays = subs_nodes
+        let mut index_arrays: Vec<String> = subs_nodes
             .iter()
             .filter_map(|s| {
                 let s = unparen(*s);
@@ -2357,6 +2529,23 @@ impl Collector<'_> {
                     .flatten()
             })
             .collect();
+        let gathered: Vec<Option<Poly>> = subs_nodes
+            .iter()
+            .zip(&subs)
+            .map(|(n, p)| match p {
+                Some(_) => None,
+                None => self.gather_poly(*n, 0),
+            })
+            .collect();
+        for g in gathered.iter().flatten() {
+            for v in g.vars() {
+                if let Some(a) = v.strip_prefix(INDEX_VALUE)
+                    && !index_arrays.iter().any(|x| x == a)
+                {
+                    index_arrays.push(a.to_string());
+                }
+            }
+        }
         let read = match &write {
             None => true,
             Some(WriteKind::Accumulate(_)) => true,
@@ -2367,6 +2556,7 @@ impl Collector<'_> {
             subs,
             text: self.t(node),
             index_arrays,
+            gathered,
             write,
             read,
             line: line_of(node),

@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::facts::{Induction, LoopFacts, WriteKind};
+use super::facts::{INDEX_VALUE, Induction, LoopFacts, WriteKind, index_value};
 use super::poly::Poly;
 use super::region::{Access, InputSpec, LoopKind, OffloadRegion, RegionParam, WorkEstimate};
 use super::scope::{VarDecl, function_name, is_known_scalar};
@@ -73,14 +73,48 @@ fn extent_of<'a>(
     nest: &[Induction],
     cover_both: bool,
 ) -> Option<Poly> {
+    // Index values, and counters whose bounds reach them (`k` below `rowstr[j+1]`).
+    let mut bounded_by_index: HashSet<String> = HashSet::new();
+    for ind in nest {
+        let mut vs = ind.lower.vars();
+        vs.extend(ind.upper.vars());
+        for v in vs {
+            if v.starts_with(INDEX_VALUE) {
+                bounded_by_index.insert(v);
+            }
+        }
+    }
+    for ind in nest {
+        let mut vs = ind.lower.vars();
+        vs.extend(ind.upper.vars());
+        if vs.iter().any(|v| bounded_by_index.contains(v)) {
+            bounded_by_index.insert(ind.var.clone());
+        }
+    }
     let mut best: Option<Poly> = None;
     for s in subs {
         let max = max_over(s, nest)?;
-        // A bound read from data (`rowptr[r + 1]`) says nothing about the extent.
-        if max.vars().iter().any(|v| v.contains('[')) {
+        // A bound read from data (`rowptr[r + 1]`) says nothing about the extent, nor an index
+        // value until its range is known.
+        if max
+            .vars()
+            .iter()
+            .any(|v| v.contains('[') || v.starts_with(INDEX_VALUE))
+        {
             return None;
         }
-        let ext = max.add(&Poly::constant(1))?.without_negative_terms();
+        // Rounding up by dropping negative terms would reach past the caller's array where the
+        // bound is a range of index values (`(R-1)*PAD + 3`, not `R*PAD + 3`): keep it exact.
+        let ext = max.add(&Poly::constant(1))?;
+        let ext = if s
+            .vars()
+            .iter()
+            .any(|v| v.starts_with(INDEX_VALUE) || bounded_by_index.contains(v))
+        {
+            ext
+        } else {
+            ext.without_negative_terms()
+        };
         best = match best {
             None => Some(ext),
             Some(b) => {
@@ -106,6 +140,128 @@ fn extent_of<'a>(
 struct Param {
     decl: VarDecl,
     region: RegionParam,
+}
+
+/// The values of the index array `index` lie in `0..size`, a size parameter of the region.
+struct IndexRange {
+    index: String,
+    size: String,
+    /// The values bound a counter from both ends (CSR row offsets): generated non-decreasing.
+    sorted: bool,
+}
+
+/// `idx_range`, `s_atoms_iSpecies_range`: the size the values of an index array lie below.
+fn range_size_name(index: &str) -> String {
+    format!("{}_range", index.replace(['.', '>', '-'], "_"))
+}
+
+/// The extent of an array gathered or scattered through index arrays (`x[j*3 + 2]` with
+/// `j = idx[k]`, `p[colidx[k]]`): each index array's values range over `0..R`, a size of its
+/// own (`idx_range`), and the subscripts' largest value follows. `None` when a subscript is
+/// neither a polynomial nor one of index values; an error when one may be negative.
+fn gathered_extent(
+    refs: &[&super::facts::ArrayRef],
+    nest: &[Induction],
+    decl_of: &HashMap<&str, &VarDecl>,
+    ranges: &mut Vec<IndexRange>,
+) -> Result<Option<String>, String> {
+    let mut subs: Vec<Poly> = Vec::new();
+    for r in refs {
+        if r.subs.len() != 1 {
+            return Ok(None);
+        }
+        match (&r.subs[0], r.gathered.first().and_then(Option::as_ref)) {
+            (Some(p), _) => subs.push(p.clone()),
+            (None, Some(g)) => subs.push(g.clone()),
+            (None, None) => return Ok(None),
+        }
+    }
+    // The values' ranges first: the counters, whose bounds may be index values, go before them.
+    let mut inner: Vec<Induction> = Vec::new();
+    let mut local: Vec<IndexRange> = Vec::new();
+    let bound_vars: Vec<String> = nest
+        .iter()
+        .flat_map(|i| i.lower.vars().into_iter().chain(i.upper.vars()))
+        .collect();
+    for s in subs
+        .iter()
+        .map(Poly::vars)
+        .chain([bound_vars.into_iter().collect()])
+    {
+        for v in s {
+            let Some(index) = v.strip_prefix(INDEX_VALUE) else {
+                continue;
+            };
+            if inner.iter().any(|i| i.var == v) {
+                continue;
+            }
+            let size = range_size_name(index);
+            if decl_of.contains_key(size.as_str()) {
+                return Err(format!(
+                    "the range of the values of `{index}` would be the size `{size}`, a name the function already uses"
+                ));
+            }
+            inner.insert(
+                0,
+                Induction {
+                    var: v.clone(),
+                    lower: Poly::constant(0),
+                    upper: Poly::var(&size).sub(&Poly::constant(1)).ok_or("overflow")?,
+                    step: 1,
+                    span: Poly::var(&size),
+                    data_dependent: false,
+                },
+            );
+            local.push(IndexRange {
+                index: index.to_string(),
+                size,
+                sorted: false,
+            });
+        }
+    }
+    if local.is_empty() {
+        return Ok(None);
+    }
+    inner.extend(nest.iter().cloned());
+    // Values of an index array are positions from 0: a subscript that can go below 0 with them
+    // (`x[idx[k] - 1]`) depends on values the code does not show.
+    for (s, r) in subs.iter().zip(refs) {
+        if !s.vars().iter().any(|v| v.starts_with(INDEX_VALUE)) {
+            continue;
+        }
+        let low = min_over(s, &inner);
+        if low.as_ref().is_none_or(Poly::has_negative_terms) {
+            return Err(format!(
+                "the subscript of `{}` (line {}) may be negative for index values from 0: the values it needs are not known",
+                r.text, r.line
+            ));
+        }
+    }
+    let Some(extent) = extent_from_subscripts(subs.iter(), &inner) else {
+        return Ok(None);
+    };
+    for l in local {
+        if !ranges.iter().any(|r| r.index == l.index) {
+            ranges.push(l);
+        }
+    }
+    Ok(Some(extent.to_string()))
+}
+
+/// The smallest value of `p` over the iteration space (`None` when it cannot be bounded).
+fn min_over(p: &Poly, nest: &[Induction]) -> Option<Poly> {
+    let mut p = p.clone();
+    for ind in nest.iter().rev() {
+        match p.sign_in(&ind.var)? {
+            0 => {}
+            1 => p = p.substitute(&ind.var, &ind.lower)?,
+            _ => p = p.substitute(&ind.var, &ind.upper)?,
+        }
+    }
+    if nest.iter().any(|ind| p.mentions(&ind.var)) {
+        return None;
+    }
+    Some(p)
 }
 
 pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
@@ -263,6 +419,23 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             .index_arrays
             .iter()
             .map(|a| path_name(a).unwrap_or(a.clone()))
+            .collect();
+        r.gathered = r
+            .gathered
+            .iter()
+            .map(|g| {
+                g.as_ref().and_then(|g| {
+                    let mut out = rename_paths(g);
+                    for v in g.vars() {
+                        if let Some(a) = v.strip_prefix(INDEX_VALUE)
+                            && let Some(name) = path_name(a)
+                        {
+                            out = out.substitute(&v, &Poly::var(&index_value(&name)))?;
+                        }
+                    }
+                    Some(out)
+                })
+            })
             .collect();
         r
     };
@@ -501,6 +674,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     } else {
                         decl.vector.then(|| format!("{name}.data()"))
                     },
+                    range_of: None,
                 },
             });
             if size_methods.contains(name.as_str()) {
@@ -519,6 +693,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     input: None,
                     // A written scalar travels as a one-element array: pass its address.
                     call_arg: Some(format!("&{name}")),
+                    range_of: None,
                 },
             });
         } else if decl.literal_init && decl.is_const && !decl.is_param && !decl.is_integer() {
@@ -539,6 +714,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     is_size: false,
                     input: None,
                     call_arg: None,
+                    range_of: None,
                 },
             });
         }
@@ -556,6 +732,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 is_size: true,
                 input: None,
                 call_arg: Some(h.call_arg.clone()),
+                range_of: None,
             },
         });
     }
@@ -575,6 +752,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 call_arg: size
                     .strip_suffix("_size")
                     .map(|obj| format!("{obj}.size()")),
+                range_of: None,
             },
         });
     }
@@ -603,6 +781,49 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             data_dependent: i.data_dependent,
         })
         .collect();
+    // An inner loop's bound read from an array (`k < rowstr[j+1]`, `ii < nAtoms[iBox]`) is one of
+    // that array's values: the counter stays below the values' range, a size of its own, as for
+    // a gather (the index array's input held inside it).
+    let mut ranges: Vec<IndexRange> = Vec::new();
+    let nest: Vec<Induction> = nest
+        .into_iter()
+        .map(|mut ind| {
+            let mut lower_arrays = Vec::new();
+            let mut upper_arrays = Vec::new();
+            for (p, seen) in [
+                (&mut ind.lower, &mut lower_arrays),
+                (&mut ind.upper, &mut upper_arrays),
+            ] {
+                for v in p.vars() {
+                    let Some((base, _)) = v.split_once('[') else {
+                        continue;
+                    };
+                    let base = path_name(base).unwrap_or_else(|| base.trim().to_string());
+                    if !base.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                        continue;
+                    }
+                    if let Some(q) = p.substitute(&v, &Poly::var(&index_value(&base))) {
+                        *p = q;
+                        seen.push(base);
+                    }
+                }
+            }
+            for a in lower_arrays.iter().chain(&upper_arrays) {
+                // Row offsets (`k` from `rowstr[j]` below `rowstr[j+1]`) are generated
+                // non-decreasing, so the rows share out the range instead of each spanning it.
+                let sorted = lower_arrays.contains(a) && upper_arrays.contains(a);
+                match ranges.iter_mut().find(|r| r.index == *a) {
+                    Some(r) => r.sorted |= sorted,
+                    None => ranges.push(IndexRange {
+                        index: a.clone(),
+                        size: range_size_name(a),
+                        sorted,
+                    }),
+                }
+            }
+            ind
+        })
+        .collect();
 
     // Extents of arrays.
     let int_params: Vec<String> = decls
@@ -612,6 +833,9 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         .collect();
     let mut extents: HashMap<String, String> = HashMap::new();
     let mut index_specs: Vec<(String, String)> = Vec::new();
+    // Index arrays whose values' range became a size parameter (above, and in gathers), and
+    // the arrays indexed so.
+    let mut gathered_arrays: HashSet<String> = HashSet::new();
     for p in params
         .iter()
         .filter(|p| p.region.is_array && p.region.extent.is_none())
@@ -662,20 +886,35 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     format!("{name}_len"),
                     format!("len_{name}"),
                 ];
+                // A size parameter bounds the index values only where they are the subscripts.
+                let bare = refs.iter().all(|r| {
+                    r.gathered
+                        .iter()
+                        .flatten()
+                        .all(|g| g.vars().iter().any(|v| *g == Poly::var(v)))
+                });
                 let found = candidates.iter().find(|c| int_params.contains(c)).cloned();
                 match found {
-                    Some(f) => f,
-                    None => {
-                        return Err(format!(
-                            "cannot tell how many elements `{name}` has; pass its size as a parameter named `n{name}`"
-                        ));
-                    }
+                    Some(f) if bare => f,
+                    _ => match gathered_extent(&refs, &nest, &decl_of, &mut ranges)? {
+                        Some(e) => {
+                            gathered_arrays.insert(name.clone());
+                            e
+                        }
+                        None => {
+                            return Err(format!(
+                                "cannot tell how many elements `{name}` has; pass its size as a parameter named `n{name}`"
+                            ));
+                        }
+                    },
                 }
             }
         };
         for r in &refs {
-            for ia in &r.index_arrays {
-                index_specs.push((ia.clone(), extent.clone()));
+            if !gathered_arrays.contains(name) {
+                for ia in &r.index_arrays {
+                    index_specs.push((ia.clone(), extent.clone()));
+                }
             }
             let indirect = r.subs.iter().any(Option::is_none);
             if indirect && r.index_arrays.is_empty() {
@@ -692,6 +931,40 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             p.region.extent = Some(e.clone());
         }
     }
+    let mut sorted_indices: HashSet<String> = HashSet::new();
+    for range in &ranges {
+        let Some(index) = params.iter().find(|p| p.region.name == range.index) else {
+            return Err(format!(
+                "the index array `{}` is not a parameter of the loop (a local or a pointer into another array): the range of its values cannot be told",
+                range.index
+            ));
+        };
+        if !is_integer_like(&index.region.elem_type) {
+            return Err(format!(
+                "the index array `{}` holds `{}` values, not integers",
+                range.index, index.region.elem_type
+            ));
+        }
+        let ty = index.region.elem_type.clone();
+        index_specs.push((range.index.clone(), range.size.clone()));
+        if range.sorted {
+            sorted_indices.insert(range.index.clone());
+        }
+        params.push(Param {
+            decl: VarDecl::scalar_param(&range.size, &ty, index.decl.start_byte),
+            region: RegionParam {
+                name: range.size.clone(),
+                elem_type: ty,
+                is_array: false,
+                access: Access::Read,
+                extent: None,
+                is_size: true,
+                input: None,
+                call_arg: None,
+                range_of: Some(range.index.clone()),
+            },
+        });
+    }
     for (ia, bound) in index_specs {
         let Some(p) = params.iter_mut().find(|p| p.region.name == ia) else {
             return Err(format!("the index array `{ia}` is not a parameter"));
@@ -704,6 +977,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         p.region.input = Some(InputSpec {
             min: Some("0".into()),
             max: Some(format!("{bound} - 1")),
+            sorted: sorted_indices.contains(&ia),
             ..InputSpec::default()
         });
     }
@@ -725,7 +999,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     let mut size_symbols: BTreeSet<String> = BTreeSet::new();
     for ind in &nest {
         for p in [&ind.lower, &ind.upper] {
-            size_symbols.extend(p.vars());
+            // Index values are the harness's to generate below their range.
+            size_symbols.extend(p.vars().into_iter().filter(|v| !v.starts_with(INDEX_VALUE)));
         }
     }
     for p in &params {
@@ -758,6 +1033,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     is_size: true,
                     input: None,
                     call_arg: None,
+                    range_of: None,
                 },
             }),
             _ => {
@@ -794,6 +1070,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                             is_size: false,
                             input: None,
                             call_arg: None,
+                            range_of: None,
                         },
                     });
                 }

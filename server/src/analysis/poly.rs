@@ -193,6 +193,12 @@ impl Poly {
         out
     }
 
+    /// Some term has a negative coefficient: with every symbol at least 0 the value may be
+    /// negative (no term negative: it cannot).
+    pub fn has_negative_terms(&self) -> bool {
+        self.terms.values().any(|c| *c < 0)
+    }
+
     /// Drops the negative terms (symbols are sizes, at least 1): rounds an element count up to a
     /// plain expression (`n*m - m - 1` elements needed → allocate `n*m`).
     pub fn without_negative_terms(&self) -> Poly {

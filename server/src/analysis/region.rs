@@ -66,6 +66,11 @@ pub struct RegionParam {
     /// `v.data()` for a vector); `None` means the parameter's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub call_arg: Option<String>,
+    /// For a size that is the range of an index array's values (they lie in `0..size`): that
+    /// array's parameter. Where the loop was, it is 1 + the array's largest value, which the host
+    /// wrapper's file computes (`<entry>_<size>`), as the loop's code does not hold it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range_of: Option<String>,
 }
 
 /// How the verifier must generate one input so the serial code is well-defined on it.
@@ -197,6 +202,7 @@ impl RegionTypes {
                                 }),
                                 input: None,
                                 call_arg: None,
+                                range_of: None,
                                 ..p.clone()
                             });
                         }

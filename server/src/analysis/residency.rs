@@ -53,6 +53,9 @@ pub const DECL_MARK: &str = "// defined in ";
 /// Follows the kernel file's name in the declaration of a wrapper that has the residency
 /// registry (the version of `search::resident_runtime`); older wrappers have none.
 pub const RESIDENCY_TAG: &str = ", with residency v1";
+/// Follows the kernel file's name in the declaration of a helper that computes the range of an
+/// index array's values where the loop was: not a wrapper, so no offloaded unit.
+pub const RANGE_HELPER_TAG: &str = ": the range of an index array's values";
 
 /// Whether a wrapper keeps this parameter on the device in a session: an array the caller passed
 /// on. A written scalar (`&acc`, a one-element array made anew by every call) is copied each call:

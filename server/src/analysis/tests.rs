@@ -750,12 +750,10 @@ void nest(const int* rowstr, int rows, const double* v, double* out) {
         why.contains("its bound `rowstr[j]` changes inside the loop"),
         "{why}"
     );
-    // The outer loop's nest: the inner bounds change with `j`.
-    let why = region(13).unwrap_err().to_string();
-    assert!(
-        why.contains("cannot tell how many elements `v` has"),
-        "{why}"
-    );
+    // The outer loop's nest: the inner bounds change with `j`, and are values of `rowstr`
+    // (index_derived_extents_size_arrays_gathered_through_index_values).
+    let r = region(13).unwrap();
+    assert_eq!(by(&r, "v").extent.as_deref(), Some("rowstr_range - 1"));
     compile_regions(&[
         ("row".into(), region(4).unwrap()),
         ("atoms".into(), region(7).unwrap()),
@@ -785,12 +783,11 @@ void gather(Sim* s, double* m) {
     assert_eq!(sp.extent.as_deref(), Some("s_n"));
     assert_eq!(sp.call_arg.as_deref(), Some("s->species"));
     assert!(r.types.record("Species").is_some());
-    let why = region(7).unwrap_err().to_string();
-    assert!(
-        why.contains("cannot tell how many elements `s_species` has"),
-        "{why}"
-    );
-    compile_regions(&[("masses".into(), r)]);
+    // Gathered through an index field: as many species as the kinds' values reach.
+    let g = region(7).unwrap();
+    let sp = g.params.iter().find(|p| p.name == "s_species").unwrap();
+    assert_eq!(sp.extent.as_deref(), Some("s_kind_range"));
+    compile_regions(&[("masses".into(), r), ("gather".into(), g)]);
 }
 
 /// Integral template values the loop only reads (issue #17, miniMD's `template<int EVFLAG>`)
@@ -978,4 +975,139 @@ void local(int n, int* c) {
     let why = region(11).unwrap_err().to_string();
     assert!(why.contains("it uses `K`, which is neither"), "{why}");
     compile_regions(&[("fold".into(), fold), ("paint".into(), paint)]);
+}
+
+/// Arrays gathered or scattered through values read from an index array (issue #17: miniMD's
+/// `j = neighs[k]; x[j*PAD+0]`, NPB's `p[colidx[k]]`, CoMD's `s->species[iSpecies]`) get a size
+/// for the range of those values; the index array's input is held inside it. A subscript that may
+/// go below 0 with them, an index array the loop writes, or one whose own extent is unknown stays
+/// refused with its reason.
+#[test]
+fn index_derived_extents_size_arrays_gathered_through_index_values() {
+    let src = "\
+#define PAD 4
+void gather(int n, const int* neighs, const double* x, double* f) {
+    for (int k = 0; k < n; k++) { const int j = neighs[k]; f[k] = x[j*PAD + 0] + x[j*PAD + 2]; }
+}
+void spmv(int rows, const int* rowstr, const int* colidx, const double* a, const double* p, double* q) {
+    for (int j = 0; j < rows; j++) { double s = 0; for (int k = rowstr[j]; k < rowstr[j+1]; k++) s += a[k] * p[colidx[k]]; q[j] = s; }
+}
+void inner(const int* rowstr, int j, const int* colidx, const double* a, const double* p, double* out) {
+    double s = 0;
+    for (int k = rowstr[j]; k < rowstr[j+1]; k++) s += a[k] * p[colidx[k]];
+    *out = s;
+}
+void types(int n, const int* type, const int* neighs, int ntypes, const double* cut, double* e) {
+    for (int k = 0; k < n; k++) { int tj = type[neighs[k]]; int tij = 2 * ntypes + tj; e[k] = cut[tij]; }
+}
+void below(int n, const int* idx, const double* x, double* y) {
+    for (int k = 0; k < n; k++) y[k] = x[idx[k] - 1];
+}
+void unknown(int n, const int* idx, const int* order, const double* x, double* y) {
+    for (int k = 0; k < n; k++) y[k] = x[idx[order[k] % n]];
+}
+void moved(int n, int* idx, const double* x, double* y) {
+    for (int k = 0; k < n; k++) { y[k] = x[idx[k]]; idx[k] = k; }
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let by = |r: &OffloadRegion, n: &str| r.params.iter().find(|p| p.name == n).cloned().unwrap();
+    // Through a local read once from the index array.
+    let r = region(3).unwrap();
+    let range = by(&r, "neighs_range");
+    assert!(range.is_size && !range.is_array, "{range:?}");
+    assert_eq!(range.range_of.as_deref(), Some("neighs"));
+    let x = by(&r, "x");
+    assert_eq!(x.extent.as_deref(), Some("4*neighs_range - 1"), "{x:?}");
+    let neighs = by(&r, "neighs");
+    assert_eq!(neighs.extent.as_deref(), Some("n"));
+    let input = neighs.input.unwrap();
+    assert_eq!(input.min.as_deref(), Some("0"));
+    assert_eq!(input.max.as_deref(), Some("neighs_range - 1"));
+    // Directly, inside an invariant data bound.
+    let r = region(10).unwrap();
+    assert_eq!(by(&r, "p").extent.as_deref(), Some("colidx_range"));
+    assert_eq!(by(&r, "colidx").extent.as_deref(), Some("k_end"));
+    assert_eq!(by(&r, "colidx_range").range_of.as_deref(), Some("colidx"));
+    // Index values of index values, and a position made of them.
+    let r = region(14).unwrap();
+    assert_eq!(by(&r, "type").extent.as_deref(), Some("neighs_range"));
+    assert_eq!(
+        by(&r, "type").input.unwrap().max.as_deref(),
+        Some("type_range - 1")
+    );
+    assert_eq!(
+        by(&r, "cut").extent.as_deref(),
+        Some("2*ntypes + type_range")
+    );
+    // Near-misses.
+    let why = region(17).unwrap_err().to_string();
+    assert!(why.contains("may be negative"), "{why}");
+    let why = region(20).unwrap_err().to_string();
+    assert!(
+        why.contains("cannot tell how many elements `idx` has"),
+        "{why}"
+    );
+    let why = region(23).unwrap_err().to_string();
+    assert!(why.contains("`idx` is also written"), "{why}");
+    // The outer loop over CSR rows: the inner counter stays below the row offsets' range, and
+    // the offsets are generated non-decreasing (each row a share of it).
+    let r = region(6).unwrap();
+    assert_eq!(by(&r, "a").extent.as_deref(), Some("rowstr_range - 1"));
+    assert_eq!(by(&r, "rowstr").extent.as_deref(), Some("rows + 1"));
+    assert!(by(&r, "rowstr").input.unwrap().sorted);
+    compile_regions(&[
+        ("gather".into(), region(3).unwrap()),
+        ("inner".into(), region(10).unwrap()),
+        ("types".into(), region(14).unwrap()),
+        ("spmv".into(), region(6).unwrap()),
+    ]);
+}
+
+/// An index value may also come from a scalar declared before the loop and assigned first thing
+/// in the body (miniMD's `j = list[i];`), or from a member array while the loop writes another
+/// member of the same struct (CoMD's `s->atoms->iSpecies` beside `s->atoms->r`). Assigned
+/// twice, or named before its assignment (the previous iteration's value), it is no index value.
+#[test]
+fn index_values_from_a_first_assignment_and_from_a_member_array() {
+    let src = "\
+struct Atoms { int* kind; double* r; };
+struct Sim { Atoms* atoms; double* mass; };
+void pack(int n, const int* list, const double* x, double* buf) {
+    int j;
+    for (int i = 0; i < n; i++) { j = list[i]; buf[3*i] = x[j*3 + 0]; buf[3*i + 1] = x[j*3 + 1]; }
+}
+void twice(int n, const int* list, const double* x, double* buf) {
+    int j;
+    for (int i = 0; i < n; i++) { j = list[i]; j = j + 1; buf[i] = x[j]; }
+}
+void late(int n, const int* list, const double* x, double* buf) {
+    int j = 0;
+    for (int i = 0; i < n; i++) { buf[i] = j; j = list[i]; buf[i] += x[j]; }
+}
+void scale(Sim* s, int n, double dt) {
+    for (int i = 0; i < n; i++) { int k = s->atoms->kind[i]; s->atoms->r[i] *= dt / s->mass[k]; }
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let by = |r: &OffloadRegion, n: &str| r.params.iter().find(|p| p.name == n).cloned().unwrap();
+    let r = region(5).unwrap();
+    assert_eq!(by(&r, "x").extent.as_deref(), Some("3*list_range - 1"));
+    let why = region(9).unwrap_err().to_string();
+    assert!(
+        why.contains("cannot tell how many elements `x` has"),
+        "{why}"
+    );
+    let why = region(13).unwrap_err().to_string();
+    assert!(why.contains("read in the next"), "{why}");
+    let r = region(16).unwrap();
+    assert_eq!(
+        by(&r, "s_mass").extent.as_deref(),
+        Some("s_atoms_kind_range")
+    );
+    compile_regions(&[("pack".into(), region(5).unwrap()), ("scale".into(), r)]);
 }

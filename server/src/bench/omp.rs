@@ -149,6 +149,7 @@ mod tests {
             is_size,
             input: None,
             call_arg: None,
+            range_of: None,
         };
         OffloadRegion {
             name: "scale".into(),

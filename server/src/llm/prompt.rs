@@ -364,6 +364,7 @@ mod tests {
             is_size: size,
             input: None,
             call_arg: None,
+            range_of: None,
         }
     }
 

@@ -94,6 +94,16 @@ fn host_wrapper(region: &OffloadRegion) -> String {
     w.push_str(&format!(
         "static void {entry}_check(cudaError_t err, const char* what) {{\n    if (err != cudaSuccess) {{\n        std::fprintf(stderr, \"{entry}: %s: %s\\n\", what, cudaGetErrorString(err));\n        std::abort();\n    }}\n}}\n\n"
     ));
+    for (p, index) in range_sizes(region) {
+        w.push_str(&format!(
+            "// 1 + the largest value of `{i}` (0 when it has none): the range of positions it holds,\n// which the call site passes as `{n}`.\n{t} {f}(const {it}* values, long count) {{\n    {t} range = 0;\n    for (long k = 0; k < count; k++) {{\n        if (({t})values[k] + 1 > range) range = ({t})values[k] + 1;\n    }}\n    return range;\n}}\n\n",
+            i = index.name,
+            n = p.name,
+            t = p.elem_type,
+            f = range_helper_name(region, p),
+            it = index.elem_type
+        ));
+    }
     w.push_str(&format!("{} {{\n", region.signature_named(&entry)));
     // The CUDA context, started when the program started (see the registry).
     w.push_str(&format!(
@@ -238,22 +248,28 @@ pub fn source_edits(region: &OffloadRegion, source: &str) -> Vec<LineEdit> {
         .copied()
         .unwrap_or("");
     let indent: String = first.chars().take_while(|c| c.is_whitespace()).collect();
-    let args: Vec<String> = region
-        .params
-        .iter()
-        .map(|p| p.call_arg.clone().unwrap_or_else(|| p.name.clone()))
-        .collect();
+    let args = call_site_args(region);
     let call = format!(
         "{indent}{entry}({});  // CUDA version in {}\n",
         args.join(", "),
         kernel_file_name(region)
     );
     let after_includes = after_includes(&lines);
-    let decl = format!(
+    let mut decl = String::new();
+    for (p, index) in range_sizes(region) {
+        decl.push_str(&format!(
+            "{} {}(const {}* values, long count);  // defined in {}{RANGE_HELPER_TAG} (cuda-offload)\n",
+            p.elem_type,
+            range_helper_name(region, p),
+            index.elem_type,
+            kernel_file_name(region)
+        ));
+    }
+    decl.push_str(&format!(
         "{};  // defined in {}{RESIDENCY_TAG} (cuda-offload)\n",
         region.signature_named(&entry),
         kernel_file_name(region)
-    );
+    ));
     vec![
         LineEdit {
             start_line: after_includes,
@@ -266,6 +282,75 @@ pub fn source_edits(region: &OffloadRegion, source: &str) -> Vec<LineEdit> {
             new_text: call,
         },
     ]
+}
+
+/// Follows the kernel file's name in the declaration of the helper that computes the range of an
+/// index array's values at the call site (not a wrapper: residency ignores it).
+pub use crate::analysis::residency::RANGE_HELPER_TAG;
+
+/// The sizes that are the range of an index array's values, with that array's parameter.
+fn range_sizes(region: &OffloadRegion) -> Vec<(&RegionParam, &RegionParam)> {
+    region
+        .params
+        .iter()
+        .filter_map(|p| {
+            let index = p.range_of.as_deref()?;
+            Some((p, region.params.iter().find(|q| q.name == index)?))
+        })
+        .collect()
+}
+
+/// `<entry>_<size>`: 1 + the largest value of the index array, defined in the kernel file.
+fn range_helper_name(region: &OffloadRegion, size: &RegionParam) -> String {
+    format!("{}_{}", host_entry_name(region), size.name)
+}
+
+/// What the call passes for each parameter. A range of index values is computed where the loop
+/// was, from the index array and its extent written with the caller's own expressions (a size
+/// that is itself a range is its helper's call, as the index array's extent may be gathered too).
+fn call_site_args(region: &OffloadRegion) -> Vec<String> {
+    fn arg(region: &OffloadRegion, p: &RegionParam, depth: usize) -> String {
+        let plain = p.call_arg.clone().unwrap_or_else(|| p.name.clone());
+        let Some(index) = p
+            .range_of
+            .as_deref()
+            .and_then(|i| region.params.iter().find(|q| q.name == i))
+        else {
+            return plain;
+        };
+        if depth > region.params.len() {
+            return plain;
+        }
+        let extent = index.extent.as_deref().unwrap_or("1");
+        let mut count = String::new();
+        let mut word = String::new();
+        let flush = |word: &mut String, count: &mut String| {
+            match region
+                .params
+                .iter()
+                .find(|q| q.name == *word && !q.is_array)
+            {
+                Some(q) => count.push_str(&format!("({})", arg(region, q, depth + 1))),
+                None => count.push_str(word),
+            }
+            word.clear();
+        };
+        for c in extent.chars() {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                word.push(c);
+            } else {
+                flush(&mut word, &mut count);
+                count.push(c);
+            }
+        }
+        flush(&mut word, &mut count);
+        format!(
+            "{}({}, (long)({count}))",
+            range_helper_name(region, p),
+            arg(region, index, depth + 1)
+        )
+    }
+    region.params.iter().map(|p| arg(region, p, 0)).collect()
 }
 
 /// In the declaration of a wrapper that carries the residency registry: a call of an older one
@@ -326,6 +411,70 @@ mod tests {
             out,
             "#include <cstdio>\n#include <vector>\nvoid saxpy_cuda(int n, float a, const float* x, float* y);  // defined in saxpy_cuda.cu, with residency v1 (cuda-offload)\n\nvoid saxpy(int n, float a, const float* x, float* y) {\n    // scale\n    saxpy_cuda(n, a, x, y);  // CUDA version in saxpy_cuda.cu\n}\n"
         );
+    }
+
+    /// A range of index values is computed where the loop was, by a helper the kernel file
+    /// defines and the edit declares (on a line residency does not take for a wrapper); the call
+    /// and the declarations compile as C and as C++, and the index array's extent is written with
+    /// the caller's expressions (a hoisted bound's).
+    #[test]
+    fn a_range_of_index_values_is_computed_at_the_call_site() {
+        let src = "#include <stdio.h>\n\nvoid inner(const int* rowstr, int j, const int* colidx, const double* a, const double* p, double* out) {\n    double s = 0;\n    for (int k = rowstr[j]; k < rowstr[j+1]; k++) s += a[k] * p[colidx[k]];\n    *out = s;\n}\n";
+        let (_, region) = crate::analysis::outline_at(
+            src.as_bytes(),
+            crate::analysis::Language::Cpp,
+            5,
+            &crate::analysis::Headers::default(),
+        )
+        .unwrap();
+        let out = apply_line_edits(src, &source_edits(&region, src));
+        let helper = "inner_loop5_cuda_colidx_range";
+        assert!(
+            out.contains(&format!(
+                "int {helper}(const int* values, long count);  // defined in inner_loop5_cuda.cu{RANGE_HELPER_TAG} (cuda-offload)\n"
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains(&format!("{helper}(colidx, (long)((rowstr[j+1])))")),
+            "{out}"
+        );
+        let decls = crate::analysis::residency::plan(&out, &[]);
+        assert!(decls.is_empty(), "{decls:?}");
+        let k = kernel_source(&region, "", "compiled", &[]);
+        assert!(
+            k.contains(&format!("int {helper}(const int* values, long count) {{")),
+            "{k}"
+        );
+        // The edited source, with the wrapper and the helper defined, builds as C and as C++.
+        if std::process::Command::new("gcc")
+            .arg("--version")
+            .output()
+            .is_err()
+        {
+            crate::testing::skip(crate::testing::Needs::Toolchain, "gcc not found");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let stubs = format!(
+            "{}\nint {helper}(const int* values, long count) {{ return count > 0 ? values[0] + 1 : 0; }}\n{} {{}}\nint main(void) {{ return 0; }}\n",
+            out,
+            region.signature_named(&host_entry_name(&region))
+        );
+        for (file, compiler) in [("edited.c", "gcc"), ("edited.cpp", "g++")] {
+            let path = dir.path().join(file);
+            std::fs::write(&path, &stubs).unwrap();
+            let res = std::process::Command::new(compiler)
+                .args(["-fsyntax-only", "-Wall"])
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert!(
+                res.status.success(),
+                "{compiler}: {}\n{stubs}",
+                String::from_utf8_lossy(&res.stderr)
+            );
+        }
     }
 
     #[test]

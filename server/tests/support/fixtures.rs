@@ -24,6 +24,7 @@ fn param(
         is_size: size,
         input: None,
         call_arg: None,
+        range_of: None,
     }
 }
 

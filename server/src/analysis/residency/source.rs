@@ -5,7 +5,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use super::{CALL_MARK, DECL_MARK, Function, RESIDENCY_TAG, Unit};
+use super::{CALL_MARK, DECL_MARK, Function, RANGE_HELPER_TAG, RESIDENCY_TAG, Unit};
 use crate::analysis::Language;
 use crate::analysis::syntax::{end_line_of, for_each_descendant, is_loop, line_of, text};
 
@@ -80,7 +80,9 @@ pub(super) fn declared_name(d: Node, src: &[u8]) -> Option<String> {
 pub(super) fn wrapper_declarations(source: &str) -> HashMap<String, (Vec<bool>, bool)> {
     let mut out = HashMap::new();
     for l in source.lines() {
-        if !(l.contains(DECL_MARK) && l.trim_end().ends_with("(cuda-offload)")) {
+        if !(l.contains(DECL_MARK) && l.trim_end().ends_with("(cuda-offload)"))
+            || l.contains(RANGE_HELPER_TAG)
+        {
             continue;
         }
         let code = l.split("//").next().unwrap_or("");

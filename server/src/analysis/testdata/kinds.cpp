@@ -45,7 +45,7 @@ void count_values(int n, int nbins, const int* data, int* bins) {
 }
 
 void weighted_histogram(int n, const int* key, const float* w, float* hist) {
-    for (int i = 0; i < n; ++i) hist[key[i]] += w[i];  // expect: kind=histogram region=no reason="data-dependent positions"
+    for (int i = 0; i < n; ++i) hist[key[i]] += w[i];  // expect: kind=histogram region=yes reason="data-dependent positions"
 }
 
 void smooth(int n, const float* in, float* out) {
@@ -84,7 +84,7 @@ void scatter(int n, const int* idx, const float* x, float* y) {
 }
 
 void gather(int n, const int* idx, const float* x, float* y) {
-    for (int i = 0; i < n; ++i) y[i] = x[idx[i]];  // expect: kind=map region=no
+    for (int i = 0; i < n; ++i) y[i] = x[idx[i]];  // expect: kind=map region=yes
 }
 
 void same_element(int n, const float* x, float* out) {

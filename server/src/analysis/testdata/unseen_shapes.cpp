@@ -5,7 +5,7 @@
 const int NX = 512;
 
 void spmv(int rows, const int* rowptr, const int* col, const double* val, const double* x, double* y) {
-    for (int r = 0; r < rows; ++r) {  // expect: kind=map region=no reason="each iteration r"
+    for (int r = 0; r < rows; ++r) {  // expect: kind=map region=yes reason="each iteration r"
         double s = 0.0;
         for (int j = rowptr[r]; j < rowptr[r + 1]; ++j) s += val[j] * x[col[j]];  // expect: kind=reduction region=no
         y[r] = s;

@@ -919,31 +919,8 @@ impl Collector<'_> {
             "subscript_expression" => self
                 .index_array_of(node)
                 .map(|a| Poly::var(&index_value(&a))),
-            "binary_expression" => {
-                let l = self.gather_poly(node.child_by_field_name("left")?, depth + 1)?;
-                let r = self.gather_poly(node.child_by_field_name("right")?, depth + 1)?;
-                match self.t(node.child_by_field_name("operator")?).as_str() {
-                    "+" => l.add(&r),
-                    "-" => l.sub(&r),
-                    "*" => l.mul(&r),
-                    _ => None,
-                }
-            }
-            "unary_expression" => {
-                let arg = self.gather_poly(node.child_by_field_name("argument")?, depth + 1)?;
-                match self.t(node.child_by_field_name("operator")?).as_str() {
-                    "-" => arg.scale(-1),
-                    "+" => Some(arg),
-                    _ => None,
-                }
-            }
-            "cast_expression" => {
-                let ty = self.t(node.child_by_field_name("type")?);
-                if is_integer_type(&ty) {
-                    self.gather_poly(node.child_by_field_name("value")?, depth + 1)
-                } else {
-                    None
-                }
+            k if is_arithmetic(k) => {
+                self.arithmetic(node, false, |n| self.gather_poly(n, depth + 1))
             }
             _ => None,
         }
@@ -1154,14 +1131,31 @@ impl Collector<'_> {
             }
             "number_literal" => parse_int_literal(&self.t(node)).map(Poly::constant),
             "identifier" => self.sym(&self.t(node)),
+            k if is_arithmetic(k) => {
+                self.arithmetic(node, true, |n| self.poly_at(n, depth + 1, opaque_ok))
+            }
+            _ if opaque_ok => self.invariant_symbol(node),
+            _ => None,
+        }
+    }
+
+    /// The polynomial of an arithmetic node ([`is_arithmetic`]) from its operands' (`operand`):
+    /// `+ - *`, `<<` by a constant when `shifts`, unary `-`/`+`, casts to an integer type.
+    fn arithmetic(
+        &self,
+        node: Node,
+        shifts: bool,
+        operand: impl Fn(Node) -> Option<Poly>,
+    ) -> Option<Poly> {
+        match node.kind() {
             "binary_expression" => {
-                let l = self.poly_at(node.child_by_field_name("left")?, depth + 1, opaque_ok)?;
-                let r = self.poly_at(node.child_by_field_name("right")?, depth + 1, opaque_ok)?;
+                let l = operand(node.child_by_field_name("left")?)?;
+                let r = operand(node.child_by_field_name("right")?)?;
                 match self.t(node.child_by_field_name("operator")?).as_str() {
                     "+" => l.add(&r),
                     "-" => l.sub(&r),
                     "*" => l.mul(&r),
-                    "<<" => {
+                    "<<" if shifts => {
                         let k = r.as_constant()?;
                         (0..=40).contains(&k).then(|| l.scale(1 << k)).flatten()
                     }
@@ -1169,8 +1163,7 @@ impl Collector<'_> {
                 }
             }
             "unary_expression" => {
-                let arg =
-                    self.poly_at(node.child_by_field_name("argument")?, depth + 1, opaque_ok)?;
+                let arg = operand(node.child_by_field_name("argument")?)?;
                 match self.t(node.child_by_field_name("operator")?).as_str() {
                     "-" => arg.scale(-1),
                     "+" => Some(arg),
@@ -1180,12 +1173,11 @@ impl Collector<'_> {
             "cast_expression" => {
                 let ty = self.t(node.child_by_field_name("type")?);
                 if is_integer_type(&ty) {
-                    self.poly_at(node.child_by_field_name("value")?, depth + 1, opaque_ok)
+                    operand(node.child_by_field_name("value")?)
                 } else {
                     None
                 }
             }
-            _ if opaque_ok => self.invariant_symbol(node),
             _ => None,
         }
     }
@@ -2749,6 +2741,14 @@ fn comma_parts(e: Node) -> Vec<Node> {
 
 fn squash(s: &str) -> String {
     s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Node kinds [`Collector::arithmetic`] reads.
+fn is_arithmetic(kind: &str) -> bool {
+    matches!(
+        kind,
+        "binary_expression" | "unary_expression" | "cast_expression"
+    )
 }
 
 pub fn is_integer_type(ty: &str) -> bool {

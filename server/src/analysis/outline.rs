@@ -36,12 +36,28 @@ pub struct OutlineRequest<'a, 't> {
 
 /// The greatest value of `p` over the iteration space (`None` when it cannot be bounded).
 pub fn max_over(p: &Poly, nest: &[Induction]) -> Option<Poly> {
+    extreme_over(p, nest, true)
+}
+
+/// The smallest value of `p` over the iteration space (`None` when it cannot be bounded).
+fn min_over(p: &Poly, nest: &[Induction]) -> Option<Poly> {
+    extreme_over(p, nest, false)
+}
+
+/// Each counter, innermost first, at the end of its range that moves `p` the way asked.
+fn extreme_over(p: &Poly, nest: &[Induction], greatest: bool) -> Option<Poly> {
     let mut p = p.clone();
     for ind in nest.iter().rev() {
         match p.sign_in(&ind.var)? {
             0 => {}
-            1 => p = p.substitute(&ind.var, &ind.upper)?,
-            _ => p = p.substitute(&ind.var, &ind.lower)?,
+            s => {
+                let end = if (s == 1) == greatest {
+                    &ind.upper
+                } else {
+                    &ind.lower
+                };
+                p = p.substitute(&ind.var, end)?;
+            }
         }
     }
     if nest.iter().any(|ind| p.mentions(&ind.var)) {
@@ -246,22 +262,6 @@ fn gathered_extent(
         }
     }
     Ok(Some(extent.to_string()))
-}
-
-/// The smallest value of `p` over the iteration space (`None` when it cannot be bounded).
-fn min_over(p: &Poly, nest: &[Induction]) -> Option<Poly> {
-    let mut p = p.clone();
-    for ind in nest.iter().rev() {
-        match p.sign_in(&ind.var)? {
-            0 => {}
-            1 => p = p.substitute(&ind.var, &ind.lower)?,
-            _ => p = p.substitute(&ind.var, &ind.upper)?,
-        }
-    }
-    if nest.iter().any(|ind| p.mentions(&ind.var)) {
-        return None;
-    }
-    Some(p)
 }
 
 pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {

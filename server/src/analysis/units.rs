@@ -234,13 +234,11 @@ fn context_key(root: Node, src: &[u8], macros: &Macros) -> u64 {
 /// The units a file is analysed in: top-level functions (templates with their header) and loops
 /// outside any function.
 pub(crate) fn units_of<'t>(root: Node<'t>, src: &[u8]) -> Vec<Node<'t>> {
-    units_with_previous(root, src)
-        .into_iter()
-        .map(|s| s.node)
-        .collect()
+    unit_sites(root, src).into_iter().map(|s| s.node).collect()
 }
 
-/// A unit with what its key and the context's fingerprint need to know of where it stands.
+/// A unit with what its key and the kept context (`edits_keep_the_context`) need to know of
+/// where it stands.
 #[derive(Clone, Copy)]
 struct Site<'t> {
     node: Node<'t>,
@@ -257,7 +255,7 @@ struct Site<'t> {
 /// [`units_of`] with their [`Site`]s, in one walk: tree-sitter finds a previous sibling by
 /// walking the parent's children from the first, which is quadratic over a file's hundreds of
 /// top-level functions.
-fn units_with_previous<'t>(root: Node<'t>, src: &[u8]) -> Vec<Site<'t>> {
+fn unit_sites<'t>(root: Node<'t>, src: &[u8]) -> Vec<Site<'t>> {
     let mut units = Vec::new();
     let mut cursor = root.walk();
     // Per depth of the walk: the last named node seen, whether that depth is at file level, and
@@ -517,7 +515,7 @@ pub(crate) fn analyze_units(
     edits: &[TextEdit],
 ) {
     let root = tree.root_node();
-    let sites = units_with_previous(root, src);
+    let sites = unit_sites(root, src);
     let macros = match &state.macros {
         Some(m) if edits_keep_the_context(&mut state.inert, edits, root, src) => m.clone(),
         _ => {
@@ -821,7 +819,7 @@ template <typename T> void c(int n, T* y) { for (int i = 0; i < n; ++i) y[i] = 1
 for (int i = 0; i < 3; ++i) {}\nstruct S { int x; };\nvoid e() {}\n";
         let tree = crate::analysis::parse(src.as_bytes(), crate::analysis::Language::Cpp, None)
             .expect("parsed");
-        let found = units_with_previous(tree.root_node(), src.as_bytes());
+        let found = unit_sites(tree.root_node(), src.as_bytes());
         assert_eq!(found.len(), 6);
         for s in &found {
             assert_eq!(s.previous, s.node.prev_named_sibling(), "{}", s.node.kind());

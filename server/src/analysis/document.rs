@@ -246,11 +246,12 @@ impl Document {
         self.dirty = true;
         let start = floor_boundary(&self.text, start_byte);
         let old_end = floor_boundary(&self.text, old_end_byte.max(start));
+        // The file is scanned once, up to the edit; the other two points follow from it.
         let start_position = point_at(&self.text, start);
-        let old_end_position = point_at(&self.text, old_end);
+        let old_end_position = point_after(start_position, &self.text.as_bytes()[start..old_end]);
         self.text.replace_range(start..old_end, new_text);
         let new_end = start + new_text.len();
-        let new_end_position = point_at(&self.text, new_end);
+        let new_end_position = point_after(start_position, new_text.as_bytes());
         self.edits.push(units::TextEdit {
             start,
             old_end,
@@ -305,8 +306,16 @@ fn floor_boundary(s: &str, mut i: usize) -> usize {
 
 /// Row and byte column of a byte offset.
 fn point_at(s: &str, byte: usize) -> Point {
-    let before = &s.as_bytes()[..byte];
-    let row = before.iter().filter(|b| **b == b'\n').count();
-    let col = before.iter().rev().take_while(|b| **b != b'\n').count();
-    Point::new(row, col)
+    point_after(Point::new(0, 0), &s.as_bytes()[..byte])
+}
+
+/// The point reached from `from` after the bytes `text`.
+fn point_after(from: Point, text: &[u8]) -> Point {
+    match memchr::memrchr(b'\n', text) {
+        Some(last) => Point::new(
+            from.row + memchr::memchr_iter(b'\n', text).count(),
+            text.len() - last - 1,
+        ),
+        None => Point::new(from.row, from.column + text.len()),
+    }
 }

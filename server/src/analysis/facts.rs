@@ -249,6 +249,9 @@ pub struct LoopFacts {
     /// Scalars declared before the loop that every iteration writes before reading them and that
     /// nothing reads after the loop: private to each iteration.
     pub private_scalars: Vec<String>,
+    /// Counters the header advances beside the loop counter, as polynomials of it (`iOff` is
+    /// `MAXATOMS*iBox + ii` in `for (int iOff = MAXATOMS*iBox, ii = 0; ...; ii++, iOff++)`).
+    pub derived_counters: Vec<(String, Poly)>,
 }
 
 /// The names a loop body reads or writes, collected before the main pass so that a subscript using
@@ -353,6 +356,7 @@ impl<'a> Extractor<'a> {
                 range_elem: None,
                 method_calls: Vec::new(),
                 private_scalars: Vec::new(),
+                derived_counters: Vec::new(),
             },
             loop_nesting: 0,
             switch_nesting: 0,
@@ -399,6 +403,7 @@ impl<'a> Extractor<'a> {
                             }
                         }
                         for (name, p) in derived {
+                            c.facts.derived_counters.push((name.clone(), p.clone()));
                             c.local_defs.insert(name, Some(p));
                         }
                         c.own_induction = Some(ind.var.clone());

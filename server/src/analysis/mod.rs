@@ -499,7 +499,7 @@ fn outline_loop(
     let infos = with_hoisted.as_deref().unwrap_or(infos);
     let info = &infos[idx];
     let work = work.ok_or("its iteration count is not known")?;
-    let nest = nest_inductions(idx, infos);
+    let nest = with_derived_counters(idx, infos, nest_inductions(idx, infos));
     let req = outline::OutlineRequest {
         func: info.site.func,
         decls,
@@ -707,6 +707,43 @@ fn nest_inductions(idx: usize, infos: &[LoopInfo]) -> Vec<Induction> {
         }
     }
     out
+}
+
+/// The nest with the derived counters of its inner loops (`iOff`, `MAXATOMS*iBox + ii`) as
+/// counters of their own, ranging over what their loop's counter reaches: the outer loop's
+/// subscripts name them. The loop's own derived counters are already substituted in its facts.
+fn with_derived_counters(
+    idx: usize,
+    infos: &[LoopInfo],
+    mut nest: Vec<Induction>,
+) -> Vec<Induction> {
+    for (k, info) in infos.iter().enumerate() {
+        let Some(ind) = &info.facts.induction else {
+            continue;
+        };
+        if k == idx || !is_descendant(k, idx, infos) {
+            continue;
+        }
+        for (name, p) in &info.facts.derived_counters {
+            if nest.iter().any(|o| o.var == *name) {
+                continue;
+            }
+            let own = std::slice::from_ref(ind);
+            let (Some(lower), Some(upper)) = (outline::min_over(p, own), outline::max_over(p, own))
+            else {
+                continue;
+            };
+            nest.push(Induction {
+                var: name.clone(),
+                lower,
+                upper,
+                step: ind.step,
+                span: ind.span.clone(),
+                data_dependent: ind.data_dependent,
+            });
+        }
+    }
+    nest
 }
 
 fn is_descendant(k: usize, ancestor: usize, infos: &[LoopInfo]) -> bool {

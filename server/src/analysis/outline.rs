@@ -40,7 +40,7 @@ pub fn max_over(p: &Poly, nest: &[Induction]) -> Option<Poly> {
 }
 
 /// The smallest value of `p` over the iteration space (`None` when it cannot be bounded).
-fn min_over(p: &Poly, nest: &[Induction]) -> Option<Poly> {
+pub fn min_over(p: &Poly, nest: &[Induction]) -> Option<Poly> {
     extreme_over(p, nest, false)
 }
 
@@ -175,15 +175,18 @@ fn range_size_name(index: &str) -> String {
 /// `j = idx[k]`, `p[colidx[k]]`): each index array's values range over `0..R`, a size of its
 /// own (`idx_range`), and the subscripts' largest value follows. `None` when a subscript is
 /// neither a polynomial nor one of index values; an error when one may be negative.
+/// `dims` is the number of subscripts each reference has (a flat array's rows come first); the
+/// extent is that of the first.
 fn gathered_extent(
     refs: &[&super::facts::ArrayRef],
+    dims: usize,
     nest: &[Induction],
     decl_of: &HashMap<&str, &VarDecl>,
     ranges: &mut Vec<IndexRange>,
 ) -> Result<Option<String>, String> {
     let mut subs: Vec<Poly> = Vec::new();
     for r in refs {
-        if r.subs.len() != 1 {
+        if r.subs.len() != dims || r.subs[1..].iter().any(Option::is_none) {
             return Ok(None);
         }
         match (&r.subs[0], r.gathered.first().and_then(Option::as_ref)) {
@@ -856,6 +859,19 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     .flatten()
                     .map(|e| rename_size(&e).to_string())
             });
+            // Rows reached through index values (`p[iOff][0]` with `iOff` below `nAtoms[iBox]`).
+            let rows = match rows {
+                Some(r) => Some(r),
+                None if !refs.is_empty() => {
+                    let dims = shape.inner.len() + 1;
+                    let r = gathered_extent(&refs, dims, &nest, &decl_of, &mut ranges)?;
+                    if r.is_some() {
+                        gathered_arrays.insert(name.clone());
+                    }
+                    r
+                }
+                None => None,
+            };
             rows.map(|r| format!("({r})*{}", shape.row()))
         } else if size_methods.contains(name.as_str()) {
             Some(format!("{name}_size"))
@@ -896,7 +912,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 let found = candidates.iter().find(|c| int_params.contains(c)).cloned();
                 match found {
                     Some(f) if bare => f,
-                    _ => match gathered_extent(&refs, &nest, &decl_of, &mut ranges)? {
+                    _ => match gathered_extent(&refs, 1, &nest, &decl_of, &mut ranges)? {
                         Some(e) => {
                             gathered_arrays.insert(name.clone());
                             e
@@ -1036,6 +1052,11 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     range_of: None,
                 },
             }),
+            _ if req.facts.inner_inductions.contains(sym) => {
+                return Err(format!(
+                    "the size `{sym}` is a counter of an inner loop that does not advance in step with its loop's counter: its range cannot be told"
+                ));
+            }
             _ => {
                 return Err(format!(
                     "the size `{sym}` is not an integer parameter or local of `{func_name}`"

@@ -1111,3 +1111,35 @@ void scale(Sim* s, int n, double dt) {
     );
     compile_regions(&[("pack".into(), region(5).unwrap()), ("scale".into(), r)]);
 }
+
+#[test]
+fn derived_counters_of_inner_loops_range_with_their_loop() {
+    let src = "\
+#define CAP 64
+void advance(int nb, const int* count, double* p, const double* f, double dt) {
+    for (int b = 0; b < nb; b++) {
+        for (int o = CAP*b, ii = 0; ii < count[b]; ii++, o++) { p[o] += dt*f[o]; }
+    }
+}
+void skip(int nb, const int* count, double* p, const double* f, double dt) {
+    for (int b = 0; b < nb; b++) {
+        for (int o = CAP*b, ii = 0; ii < count[b]; ii++, o++) { p[o] += dt*f[o]; o++; }
+    }
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let by = |r: &OffloadRegion, n: &str| r.params.iter().find(|p| p.name == n).cloned().unwrap();
+    // `o` is `CAP*b + ii` with `ii` below a value of `count`: the last box reaches
+    // `CAP*(nb-1) + count_range - 2`.
+    let r = region(3).unwrap();
+    assert_eq!(
+        by(&r, "p").extent.as_deref(),
+        Some("count_range + 64*nb - 65")
+    );
+    assert_eq!(by(&r, "count").extent.as_deref(), Some("nb"));
+    let why = region(8).unwrap_err().to_string();
+    assert!(why.contains("`o` is a counter of an inner loop"), "{why}");
+    compile_regions(&[("advance".into(), r)]);
+}

@@ -42,6 +42,9 @@ pub struct Settings {
     /// Screening runs of a search's candidates that may share one GPU; 1 times each alone. The
     /// answer is always timed again alone, and serial references are always timed alone.
     pub screening_runs: u32,
+    /// Nsight Compute profiles an MCGS search takes of its kernels (the start, then each new
+    /// best) to rank the techniques tried on them; 0: the graph's priors alone.
+    pub profiles: u32,
     pub strategy: Strategy,
     /// Where a search starts: the generated port (verified first) or, as in the paper, the
     /// serial code.
@@ -79,6 +82,7 @@ impl Default for Settings {
             budget: 32,
             parallel: 1,
             screening_runs: 4,
+            profiles: 3,
             strategy: Strategy::Mcgs,
             start: Start::Port,
             nvcc: None,
@@ -108,6 +112,7 @@ pub struct SettingsLayer {
     pub budget: Option<u32>,
     pub parallel: Option<u32>,
     pub screening_runs: Option<u32>,
+    pub profiles: Option<u32>,
     pub strategy: Option<Strategy>,
     pub start: Option<Start>,
     pub nvcc: Option<PathBuf>,
@@ -170,6 +175,7 @@ impl Settings {
             budget,
             parallel,
             screening_runs,
+            profiles,
             strategy,
             start,
             record,
@@ -274,6 +280,7 @@ impl Settings {
             seed: self.seed,
             mcgs: crate::search::mcgs::McgsConfig {
                 parallel: self.parallel as usize,
+                profiles: self.profiles as usize,
                 ..Default::default()
             },
             ..Default::default()
@@ -381,6 +388,7 @@ pub fn from_env(env: impl Fn(&str) -> Option<String>) -> Result<SettingsLayer, C
         budget: get(&env, "budget")?,
         parallel: get(&env, "parallel")?,
         screening_runs: get(&env, "screening_runs")?,
+        profiles: get(&env, "profiles")?,
         strategy: get::<EnumArg<Strategy>>(&env, "strategy")?.map(|e| e.0),
         start: get::<EnumArg<Start>>(&env, "start")?.map(|e| e.0),
         nvcc: get(&env, "nvcc")?,
@@ -476,6 +484,9 @@ pub struct SettingsArgs {
     /// Screening runs of candidates that may share the GPU (1: each timed alone) [default: 4]
     #[arg(long)]
     pub screening_runs: Option<u32>,
+    /// Nsight Compute profiles a search takes to rank techniques (0: none) [default: 3]
+    #[arg(long)]
+    pub profiles: Option<u32>,
     /// Where a search starts: `port` (the generated, verified port) or `serial` (the paper's setting)
     #[arg(long)]
     pub start: Option<Start>,
@@ -498,6 +509,7 @@ impl SettingsArgs {
             budget: self.budget,
             parallel: self.parallel,
             screening_runs: self.screening_runs,
+            profiles: self.profiles,
             start: self.start,
             nvcc: self.nvcc.clone(),
             gpu_arch: self.gpu_arch.clone(),

@@ -51,6 +51,9 @@ pub struct Record {
     pub wall_s: f64,
     /// Techniques applied by the returned kernel.
     pub path: Vec<String>,
+    /// The profiles the search took, one line each (what limited the kernel, what went first).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profiles: Vec<String>,
     pub gpu: Option<String>,
     pub driver: Option<String>,
     pub nvcc: String,
@@ -182,6 +185,7 @@ pub(crate) mod tests {
             tokens: 1000,
             wall_s: 10.0,
             path: vec![],
+            profiles: vec![],
             gpu: None,
             driver: None,
             nvcc: "13.0".into(),

@@ -279,6 +279,7 @@ fn base_record(
         tokens: 0,
         wall_s,
         path: Vec::new(),
+        profiles: Vec::new(),
         gpu: env.gpu.clone(),
         driver: env.driver.clone(),
         nvcc: env.nvcc.clone(),
@@ -292,6 +293,7 @@ fn fill_from_summary(record: &mut Record, s: &OffloadSummary) {
     record.llm_calls = s.llm_calls;
     record.tokens = s.tokens;
     record.path = s.path.clone();
+    record.profiles = s.profiles.clone();
     record.detail = s.verdict.clone();
     match &s.best_outcome {
         Some(o) => {
@@ -417,6 +419,7 @@ mod run_tests {
                     tokens: 900,
                     trace: serde_json::Value::Null,
                     start: None,
+                    profiles: vec!["the start: latency-bound → tried first: loop_unrolling".into()],
                     best_outcome: Some(VerifyOutcome::Correct(timing)),
                 })
             })

@@ -386,6 +386,9 @@ fn print_human(
         // that step is in the progress lines, not here.
         let _ = writeln!(out, "path:   {}, the returned kernel's", steps.join(" → "));
     }
+    for p in &s.profiles {
+        let _ = writeln!(out, "profile: {p}");
+    }
     let _ = writeln!(
         out,
         "cost:   {}, {} tokens",

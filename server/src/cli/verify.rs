@@ -72,6 +72,10 @@ pub struct Args {
     /// each run and printed, so that a run can be repeated)
     #[arg(long)]
     seed: Option<u64>,
+    /// After a correct verdict, profile the kernel with Nsight Compute (`ncu`) and print what
+    /// limits it and which techniques a search would try on it first
+    #[arg(long, conflicts_with = "manifest")]
+    profile: bool,
     /// Run the compiled harness even without a detected GPU (shows the driver's own answer)
     #[arg(long, hide = true)]
     force_run: bool,
@@ -111,10 +115,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // and prints errors): the candidate is what precedes it.
     let candidate = crate::search::workspace_edit::candidate_part(&text);
     let report = verifier.verify(&region, candidate)?;
+    let profile = (args.profile && report.outcome.verdict() == "correct")
+        .then(|| verifier.profile(&region, candidate));
     if args.json {
-        say!("{}", serde_json::to_string_pretty(&report)?);
+        let mut v = serde_json::to_value(&report)?;
+        if let Some(p) = &profile {
+            v["profile"] = match p {
+                Ok(p) => serde_json::to_value(p)?,
+                Err(why) => serde_json::json!({ "error": why }),
+            };
+        }
+        say!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print_human(&report, cand_path);
+        match &profile {
+            Some(Ok(p)) => {
+                say!("  profile: {}", p.summary);
+                for f in &p.favoured {
+                    say!("    try {}: {}", f.technique, f.reason);
+                }
+            }
+            Some(Err(why)) => say!("  profile: none ({why})"),
+            None if args.profile => say!("  profile: none (only a correct kernel is profiled)"),
+            None => {}
+        }
     }
     Ok(exit_for(&report))
 }

@@ -229,6 +229,13 @@ pub fn path_taken_markdown(r: &LoopResult) -> String {
         }
         md.push('\n');
     }
+    if !s.profiles.is_empty() {
+        md.push_str("Profile-guided choice (Nsight Compute):\n");
+        for p in &s.profiles {
+            md.push_str(&format!("- {p}\n"));
+        }
+        md.push('\n');
+    }
     md.push_str(&format!(
         "{}, {} tokens\n",
         count(s.llm_calls, "model call", "model calls"),

@@ -211,6 +211,7 @@ impl<S: Clone> Recorder<S> {
             trace: SearchTrace {
                 nodes: self.nodes,
                 iterations: self.iterations,
+                profiles: Vec::new(),
                 llm_calls: self.calls,
                 tokens: self.tokens,
                 stop,

@@ -14,12 +14,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::mcgs::{OneShotStyle, SearchEnv};
 use super::offload::BoxFuture;
-use super::{StepResult, TechniqueGraph, TechniqueId};
+use super::{Guidance, StepResult, TechniqueGraph, TechniqueId};
 use crate::analysis::{LoopKind, OffloadRegion};
 use crate::graph::ReGraph;
 use crate::llm::answer::{Launch, extract_kernel_or_launch};
 use crate::llm::prompt::{self, Baseline, Failure, Repair, TechniqueExample, TechniqueStep};
 use crate::llm::{CallControl, ChatModel};
+use crate::verify::profile::Profile;
 use crate::verify::{Protocol, RewardForm, VerifyOutcome, judged_reward, reward};
 
 /// Grades one candidate for one region (the verifier, or its compile-only form without a GPU).
@@ -49,6 +50,16 @@ pub trait Judge: Send + Sync {
     /// The machine alone until dropped, for a timing made outside the judge (a CPU baseline).
     fn hold_alone(&self) -> BoxFuture<'_, Option<Held>> {
         Box::pin(async { None })
+    }
+
+    /// What limits a verified candidate on the GPU (Nsight Compute counters); `Err` says why
+    /// there is no profile.
+    fn profile<'a>(
+        &'a self,
+        _region: &'a OffloadRegion,
+        _candidate: &'a str,
+    ) -> BoxFuture<'a, Result<Profile, String>> {
+        Box::pin(async { Err("this judge does not profile".to_string()) })
     }
 }
 
@@ -460,6 +471,18 @@ impl SearchEnv for ModelEnv<'_> {
             step.note = format!("{} (not credited with {name}: {why})", step.note);
         }
         step
+    }
+
+    async fn profile(&self, state: &String) -> Result<Guidance, String> {
+        let p = self.judge.profile(&self.region, state).await?;
+        Ok(Guidance {
+            summary: p.summary,
+            favoured: p
+                .favoured
+                .into_iter()
+                .map(|f| (f.technique, f.reason))
+                .collect(),
+        })
     }
 
     async fn one_shot(

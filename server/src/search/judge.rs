@@ -8,6 +8,7 @@ use tokio_util::sync::CancellationToken;
 use super::env::{Held, Judge};
 use super::offload::BoxFuture;
 use crate::analysis::OffloadRegion;
+use crate::verify::profile::Profile;
 use crate::verify::{Protocol, Verifier, VerifyConfig, VerifyOutcome};
 
 pub struct VerifierJudge(pub Arc<Verifier>);
@@ -29,6 +30,20 @@ async fn hold(verifier: Arc<Verifier>, alone: bool) -> Option<Held> {
 impl Judge for VerifierJudge {
     fn hold_for_model(&self) -> BoxFuture<'_, Option<Held>> {
         Box::pin(hold(self.0.clone(), false))
+    }
+
+    fn profile<'a>(
+        &'a self,
+        region: &'a OffloadRegion,
+        candidate: &'a str,
+    ) -> BoxFuture<'a, Result<Profile, String>> {
+        let verifier = self.0.clone();
+        let (region, candidate) = (region.clone(), candidate.to_string());
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || verifier.profile(&region, &candidate))
+                .await
+                .unwrap_or_else(|e| Err(format!("profiling task failed: {e}")))
+        })
     }
 
     fn hold_alone(&self) -> BoxFuture<'_, Option<Held>> {
@@ -110,6 +125,19 @@ impl Judge for LazyVerifierJudge {
     fn hold_alone(&self) -> BoxFuture<'_, Option<Held>> {
         let verifier = self.verifier().ok();
         Box::pin(async move { hold(verifier?, true).await })
+    }
+
+    fn profile<'a>(
+        &'a self,
+        region: &'a OffloadRegion,
+        candidate: &'a str,
+    ) -> BoxFuture<'a, Result<Profile, String>> {
+        Box::pin(async move {
+            match self.verifier() {
+                Ok(v) => VerifierJudge(v).profile(region, candidate).await,
+                Err(e) => Err(format!("verifier unavailable: {e}")),
+            }
+        })
     }
 
     fn judge<'a>(

@@ -20,7 +20,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use tokio_util::sync::CancellationToken;
 
-use super::{INIT, Progress, StepResult, TechniqueGraph, TechniqueId};
+use super::{Guidance, INIT, Progress, StepResult, TechniqueGraph, TechniqueId};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct McgsConfig {
@@ -43,6 +43,14 @@ pub struct McgsConfig {
     /// seed still reproduces the run. 1 is the sequential algorithm.
     #[serde(default = "one")]
     pub parallel: usize,
+    /// Profiles of verified kernels the search may take (the start and each new best): their
+    /// diagnosis ranks the techniques tried below that kernel. 0: the graph's priors alone.
+    #[serde(default = "three")]
+    pub profiles: usize,
+}
+
+fn three() -> usize {
+    3
 }
 
 fn one() -> usize {
@@ -60,6 +68,7 @@ impl Default for McgsConfig {
             deadline: None,
             seed: 0,
             parallel: 1,
+            profiles: three(),
         }
     }
 }
@@ -76,6 +85,15 @@ pub trait SearchEnv {
         technique: TechniqueId,
         calls_left: usize,
     ) -> impl std::future::Future<Output = StepResult<Self::State>>;
+
+    /// What limits a verified kernel and so which techniques to try on it (issue #19); `Err`
+    /// says why there is none (no GPU, no profiler).
+    fn profile(
+        &self,
+        _state: &Self::State,
+    ) -> impl std::future::Future<Output = Result<Guidance, String>> {
+        async { Err("no profiler".to_string()) }
+    }
 
     /// One model call that writes the whole kernel at once (the `standard` and `cot` baselines).
     fn one_shot(
@@ -139,10 +157,48 @@ pub struct IterationTrace {
     pub value: f64,
 }
 
+/// A profile the search took of one of its kernels, and what it made of it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProfileTrace {
+    pub node: usize,
+    /// The diagnosis ("memory-bound with uncoalesced loads, ..."), or why there is none.
+    pub summary: String,
+    /// Techniques moved first below this node, each with its reason.
+    pub favoured: Vec<(String, String)>,
+    pub ok: bool,
+}
+
+impl ProfileTrace {
+    /// One line for people: at which kernel, the diagnosis, and what it put first.
+    pub fn line(&self, nodes: &[TraceNode]) -> String {
+        let at = nodes
+            .get(self.node)
+            .map(|n| {
+                if n.parent.is_none() {
+                    "the start".to_string()
+                } else {
+                    format!("after {}", n.technique_name)
+                }
+            })
+            .unwrap_or_else(|| format!("node {}", self.node));
+        if !self.ok {
+            return format!("{at}: no profile ({})", self.summary);
+        }
+        let first: Vec<&str> = self.favoured.iter().map(|(t, _)| t.as_str()).collect();
+        if first.is_empty() {
+            format!("{at}: {}", self.summary)
+        } else {
+            format!("{at}: {} → tried first: {}", self.summary, first.join(", "))
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct SearchTrace {
     pub nodes: Vec<TraceNode>,
     pub iterations: Vec<IterationTrace>,
+    /// Profiles taken (the start's, then each new best's), in order.
+    pub profiles: Vec<ProfileTrace>,
     pub llm_calls: usize,
     pub tokens: u64,
     pub stop: StopReason,
@@ -182,6 +238,9 @@ struct Node<S> {
     credited: bool,
     note: String,
     llm_calls: usize,
+    /// Techniques a profile of this node's kernel favours (names, the most favoured first):
+    /// they go first among the untried techniques below it.
+    favoured: Option<Vec<String>>,
 }
 
 impl<S> Node<S> {
@@ -202,6 +261,7 @@ impl<S> Node<S> {
             credited: true,
             note: String::new(),
             llm_calls: 0,
+            favoured: None,
         }
     }
 
@@ -285,6 +345,10 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
         // Re-selecting finished leaves costs no model call, so bound the iterations that apply nothing.
         let mut idle_iterations = 0usize;
         let mut best_reward: Option<f64> = self.root.as_ref().map(|r| r.0);
+        let mut profiles = Vec::new();
+        if self.root.is_some() {
+            self.take_profile(env, &mut tree, 0, &mut profiles).await;
+        }
 
         let mut at_roofline = false;
         let stop = loop {
@@ -348,6 +412,7 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
                     path,
                     allowance: 0,
                     rng: ChaCha8Rng::seed_from_u64(rng.random()),
+                    favoured: favoured_at(&tree, parent).to_vec(),
                 });
             }
             let n = picks.len();
@@ -410,6 +475,8 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
             }
 
             // 4. Backpropagation of the maximum reward seen on each iteration.
+            let best_before = best_reward;
+            let mut new_best: Option<(usize, f64)> = None;
             for (path, applied, value) in finished {
                 for &id in &path {
                     tree[id].visits += 1;
@@ -421,6 +488,9 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
                 for &id in applied.iter().filter(|&&id| tree[id].passed) {
                     let r = tree[id].reward.unwrap_or(-1.0);
                     best_reward = Some(best_reward.map_or(r, |b: f64| b.max(r)));
+                    if best_before.is_none_or(|b| r > b) && new_best.is_none_or(|(_, nb)| r > nb) {
+                        new_best = Some((id, r));
+                    }
                 }
                 let iteration = iterations.len() + 1;
                 progress(&Progress {
@@ -441,6 +511,16 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
                     applied,
                     value,
                 });
+            }
+
+            // A new best kernel: its profile ranks what is tried on it.
+            // (None once the search is over: nothing would be tried on it.)
+            if let Some((id, _)) = new_best
+                && !cancel.is_cancelled()
+                && calls < cfg.budget
+                && !at_roofline
+            {
+                self.take_profile(env, &mut tree, id, &mut profiles).await;
             }
         };
 
@@ -468,11 +548,49 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
             trace: SearchTrace {
                 nodes,
                 iterations,
+                profiles,
                 llm_calls: calls,
                 tokens,
                 stop,
             },
         }
+    }
+
+    /// Profiles the kernel of node `id` (within the search's allowance of profiles) and keeps
+    /// what it favours on the node.
+    async fn take_profile<E: SearchEnv>(
+        &self,
+        env: &E,
+        tree: &mut [Node<E::State>],
+        id: usize,
+        profiles: &mut Vec<ProfileTrace>,
+    ) {
+        // A failed profile (no GPU, no profiler, no permission) fails the same way again.
+        if profiles.len() >= self.config.profiles || profiles.iter().any(|p| !p.ok) {
+            return;
+        }
+        let Some(state) = tree[id].state.clone() else {
+            return;
+        };
+        let trace = match env.profile(&state).await {
+            Ok(g) => {
+                tree[id].favoured = Some(g.favoured.iter().map(|(t, _)| t.clone()).collect());
+                ProfileTrace {
+                    node: id,
+                    summary: g.summary,
+                    favoured: g.favoured,
+                    ok: true,
+                }
+            }
+            Err(why) => ProfileTrace {
+                node: id,
+                summary: why,
+                favoured: Vec::new(),
+                ok: false,
+            },
+        };
+        tracing::info!(node = id, "profile: {}", trace.summary);
+        profiles.push(trace);
     }
 
     /// From the root by P-UCB down to an untried child or a finished leaf, expanding each node
@@ -531,7 +649,9 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
                 break;
             }
             let successors = self.graph.successors(technique);
-            let Some(choice) = self.rollout_choice(&successors, edges, technique, &mut rng) else {
+            let Some(choice) =
+                self.rollout_choice(&successors, edges, technique, &pick.favoured, &mut rng)
+            else {
                 break;
             };
             techniques.push(technique);
@@ -563,11 +683,13 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
     /// P-UCB over tried children; an untried child (highest prior first) goes before any of them.
     fn select_child<S>(&self, tree: &[Node<S>], id: usize) -> Option<usize> {
         let children = &tree[id].children;
+        let favoured = favoured_at(tree, id);
+        let first = |c: usize| tree[c].prior + self.boost(favoured, tree[c].technique);
         let untried = children
             .iter()
             .copied()
             .filter(|&c| tree[c].visits == 0)
-            .max_by(|&a, &b| tree[a].prior.total_cmp(&tree[b].prior).then(b.cmp(&a)));
+            .max_by(|&a, &b| first(a).total_cmp(&first(b)).then(b.cmp(&a)));
         if untried.is_some() {
             return untried;
         }
@@ -589,6 +711,7 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
         successors: &[(TechniqueId, f64)],
         edges: &EdgeStats,
         from: TechniqueId,
+        favoured: &[String],
         rng: &mut ChaCha8Rng,
     ) -> Option<usize> {
         if successors.is_empty() {
@@ -600,11 +723,40 @@ impl<'g, G: TechniqueGraph> Mcgs<'g, G> {
         (0..successors.len()).max_by(|&a, &b| {
             let s = |i: usize| {
                 let (to, prior) = successors[i];
+                let prior = prior + self.boost(favoured, to);
                 edges.score(from, to, prior, self.config.visit_penalty)
             };
             s(a).total_cmp(&s(b)).then(b.cmp(&a))
         })
     }
+}
+
+impl<G: TechniqueGraph> Mcgs<'_, G> {
+    /// How far a profile moves a technique up: past any graph prior (priors are in [0, 1]), the
+    /// profile's own order kept.
+    fn boost(&self, favoured: &[String], technique: TechniqueId) -> f64 {
+        let name = self.graph.name(technique);
+        favoured
+            .iter()
+            .position(|f| *f == name)
+            .map_or(0.0, |rank| PROFILE_BOOST - 0.05 * rank as f64)
+    }
+}
+
+/// See [`Mcgs::boost`].
+const PROFILE_BOOST: f64 = 1.0;
+
+/// What the profile of the nearest profiled kernel at or above `id` favours (a kernel below
+/// another is a rewrite of it: the diagnosis holds until its own profile).
+fn favoured_at<S>(tree: &[Node<S>], id: usize) -> &[String] {
+    let mut cur = Some(id);
+    while let Some(c) = cur {
+        if let Some(f) = &tree[c].favoured {
+            return f;
+        }
+        cur = tree[c].parent;
+    }
+    &[]
 }
 
 /// Selection pushes this much loss on each node of a path whose rollout is in flight.
@@ -623,6 +775,8 @@ struct Pick<S> {
     /// Model calls this rollout may spend: its share of what the budget has left.
     allowance: usize,
     rng: ChaCha8Rng,
+    /// What the nearest profile above the leaf favours (for the rollout's choices).
+    favoured: Vec<String>,
 }
 
 /// The failed node tried least (by model calls; the higher prior, then the older, on ties) whose

@@ -32,6 +32,15 @@ pub trait TechniqueGraph {
     fn name(&self, node: TechniqueId) -> String;
 }
 
+/// What a profile of a verified kernel says to try next (issue #19): techniques in order, each
+/// with its reason, and the one-line diagnosis they follow from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Guidance {
+    pub summary: String,
+    /// (technique name, why), the most favoured first.
+    pub favoured: Vec<(String, String)>,
+}
+
 /// What applying one technique produced.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StepResult<S> {

@@ -81,6 +81,10 @@ pub struct OffloadSummary {
     /// What the search started from (the port or the serial code, and why).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<super::start::StartReport>,
+    /// What the profiles of the search's kernels said and what they put first, one line each
+    /// (profile-guided choice; empty where none was taken).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profiles: Vec<String>,
     /// The verifier's outcome for the returned kernel (its timings), for the benchmark's records.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub best_outcome: Option<crate::verify::VerifyOutcome>,

@@ -286,9 +286,18 @@ impl Offloader {
             tokens: outcome.trace.tokens,
             trace,
             start: Some(start.report),
+            profiles: profile_lines(&outcome.trace),
             best_outcome: verify_outcome,
         })
     }
+}
+
+fn profile_lines(trace: &super::mcgs::SearchTrace) -> Vec<String> {
+    trace
+        .profiles
+        .iter()
+        .map(|p| p.line(&trace.nodes))
+        .collect()
 }
 
 fn describe(outcome: Option<&VerifyOutcome>) -> (bool, String, Option<f64>, Option<f64>) {

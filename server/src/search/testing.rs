@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use super::mcgs::{OneShotStyle, SearchEnv};
-use super::{StepResult, TechniqueGraph, TechniqueId};
+use super::{Guidance, StepResult, TechniqueGraph, TechniqueId};
 
 pub struct Graph {
     names: Vec<&'static str>,
@@ -47,6 +47,10 @@ pub struct Scripted {
     pub unjudged: std::collections::HashSet<String>,
     /// The state that is a kernel at the roofline.
     pub at_roofline: Option<String>,
+    /// What profiling a state says (absent: "no profiler").
+    pub guidance: HashMap<String, Result<Guidance, String>>,
+    /// The states profiled so far, in order.
+    pub profiled: Mutex<Vec<String>>,
 }
 
 impl Scripted {
@@ -59,6 +63,8 @@ impl Scripted {
             cancel_after: None,
             unjudged: Default::default(),
             at_roofline: None,
+            guidance: HashMap::new(),
+            profiled: Mutex::default(),
         }
     }
 }
@@ -104,6 +110,16 @@ impl SearchEnv for Scripted {
             tokens: 10,
             note: String::new(),
         }
+    }
+    async fn profile(&self, state: &String) -> Result<Guidance, String> {
+        self.profiled
+            .lock()
+            .expect("profiled lock")
+            .push(state.clone());
+        self.guidance
+            .get(state)
+            .cloned()
+            .unwrap_or_else(|| Err("no profiler".into()))
     }
     async fn one_shot(
         &mut self,

@@ -487,3 +487,116 @@ async fn a_path_names_only_the_techniques_the_code_shows() {
     assert_eq!(best.path, vec!["C"], "A was not applied by its code");
     assert_eq!(best.step_rewards, vec![0.9]);
 }
+
+fn favouring(technique: &str) -> Result<Guidance, String> {
+    Ok(Guidance {
+        summary: "memory-bound with uncoalesced loads".into(),
+        favoured: vec![(technique.to_string(), "loads are scattered".into())],
+    })
+}
+
+// init(0) -> A(1, prior .9), B(2, prior .5), C(3, prior .2); each of them -> D(4).
+fn three_ways() -> Graph {
+    Graph::new(
+        &["init", "A", "B", "C", "D"],
+        &[
+            (0, 1, 0.9),
+            (0, 2, 0.5),
+            (0, 3, 0.2),
+            (1, 4, 0.5),
+            (2, 4, 0.5),
+            (3, 4, 0.5),
+        ],
+    )
+}
+
+async fn run_from_kernel(graph: &Graph, cfg: McgsConfig, env: &Scripted) -> SearchOutcome<String> {
+    let cancel = CancellationToken::new();
+    Mcgs::new(graph, cfg)
+        .from_kernel(0.1, "the port".into())
+        .run(env, "0".to_string(), &cancel, &mut |_| {})
+        .await
+}
+
+#[tokio::test]
+async fn a_profile_of_the_start_puts_its_technique_before_the_graphs_priors() {
+    let graph = three_ways();
+    let mut env = Scripted::new(&[("0>3", 0.5)], 0.2);
+    env.guidance.insert("0".into(), favouring("C"));
+    let out = run_from_kernel(&graph, config(2, 1, 0.0), &env).await;
+    // C has the lowest prior, but the profile of the start favours it.
+    assert_eq!(env.log(), vec!["0>3", "0>1"]);
+    let p = &out.trace.profiles[0];
+    assert!(p.ok);
+    assert_eq!(p.node, 0);
+    assert_eq!(p.favoured[0].0, "C");
+    assert!(p.summary.contains("uncoalesced"), "{}", p.summary);
+}
+
+#[tokio::test]
+async fn each_new_best_is_profiled_and_its_advice_holds_below_it() {
+    // init -> A; A -> D (prior .9), E (prior .5), F (prior .1).
+    let graph = Graph::new(
+        &["init", "A", "D", "E", "F"],
+        &[(0, 1, 0.9), (1, 2, 0.9), (1, 3, 0.5), (1, 4, 0.1)],
+    );
+    let mut env = Scripted::new(&[("0>1", 0.6), ("0>1>4", 0.7)], 0.0);
+    env.guidance.insert("0".into(), favouring("A"));
+    env.guidance.insert("0>1".into(), favouring("F"));
+    env.guidance.insert("0>1>4".into(), favouring("D"));
+    let out = run_from_kernel(&graph, config(4, 2, 0.0), &env).await;
+    // The first rollout goes A -> D by prior; A is then the best kernel, and its profile puts F
+    // before E among A's untried children.
+    assert_eq!(env.log()[..3], ["0>1", "0>1>2", "0>1>4"]);
+    let profiled = env.profiled.lock().unwrap().clone();
+    assert_eq!(profiled, vec!["0", "0>1", "0>1>4"]);
+    assert!(out.trace.profiles.iter().all(|p| p.ok));
+    let at: Vec<&str> = out
+        .trace
+        .profiles
+        .iter()
+        .map(|p| out.trace.nodes[p.node].technique_name.as_str())
+        .collect();
+    assert_eq!(at, vec!["init", "A", "F"]);
+}
+
+#[tokio::test]
+async fn a_failed_profile_is_not_retried_and_the_priors_decide() {
+    let graph = three_ways();
+    let mut env = Scripted::new(&[("0>1", 0.6)], 0.0);
+    env.guidance
+        .insert("0".into(), Err("Nsight Compute (ncu) not found".into()));
+    let out = run_from_kernel(&graph, config(3, 1, 0.0), &env).await;
+    assert_eq!(env.log(), vec!["0>1", "0>2", "0>3"], "by prior alone");
+    assert_eq!(
+        env.profiled.lock().unwrap().len(),
+        1,
+        "not retried on the new best"
+    );
+    assert_eq!(out.trace.profiles.len(), 1);
+    assert!(!out.trace.profiles[0].ok);
+    assert!(out.trace.profiles[0].summary.contains("ncu"));
+}
+
+#[tokio::test]
+async fn profiles_stop_at_their_allowance() {
+    let graph = three_ways();
+    let mut env = Scripted::new(&[("0>1", 0.3), ("0>2", 0.4), ("0>3", 0.5)], 0.0);
+    for s in ["0", "0>1", "0>2", "0>3"] {
+        env.guidance.insert(s.into(), favouring("B"));
+    }
+    let cfg = McgsConfig {
+        profiles: 2,
+        ..config(3, 1, 0.0)
+    };
+    let out = run_from_kernel(&graph, cfg, &env).await;
+    assert_eq!(out.trace.profiles.len(), 2);
+    let none = McgsConfig {
+        profiles: 0,
+        ..config(3, 1, 0.0)
+    };
+    let env2 = Scripted::new(&[], 0.0);
+    let out = run_from_kernel(&graph, none, &env2).await;
+    assert!(out.trace.profiles.is_empty());
+    assert!(env2.profiled.lock().unwrap().is_empty());
+}

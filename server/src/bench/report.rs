@@ -230,10 +230,30 @@ pub fn markdown(suite: &str, records: &[Record]) -> String {
         }
         let _ = writeln!(s, "{row}");
     }
+    profiles_section(&mut s, records);
     s.push_str(
         "\nRaw records: `records.jsonl` (one JSON object per task × strategy); plot: `plot.svg`.\n",
     );
     s
+}
+
+/// What the searches' profiles said, per task (profile-guided choice, issue #19).
+fn profiles_section(s: &mut String, records: &[Record]) {
+    let profiled: Vec<&Record> = records.iter().filter(|r| !r.profiles.is_empty()).collect();
+    if profiled.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "\n## Profiles (Nsight Compute)\n\n{} searches took {} profiles:\n",
+        profiled.len(),
+        profiled.iter().map(|r| r.profiles.len()).sum::<usize>()
+    );
+    for r in profiled {
+        for p in &r.profiles {
+            let _ = writeln!(s, "- {} ({}): {p}", r.task, r.strategy);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -284,5 +304,22 @@ mod tests {
         assert!(md.contains("| axpy | easy | compiled not run |"), "{md}");
         assert!(md.contains("| gemv | medium | 3.00× serial"), "{md}");
         assert!(md.contains("| cot | all | 2 | 1 | 0.50 |"), "{md}");
+    }
+
+    #[test]
+    fn the_report_lists_the_searches_profiles() {
+        let mut r = record("gemv", Tier::Medium, "mcgs", Some(3.0), None, None);
+        r.profiles = vec!["the start: latency-bound → tried first: loop_unrolling".into()];
+        let md = markdown("pareval", &[r]);
+        assert!(md.contains("1 searches took 1 profiles"), "{md}");
+        assert!(
+            md.contains("- gemv (mcgs): the start: latency-bound → tried first: loop_unrolling"),
+            "{md}"
+        );
+        let plain = markdown(
+            "pareval",
+            &[record("a", Tier::Easy, "cot", None, None, None)],
+        );
+        assert!(!plain.contains("Profiles"), "{plain}");
     }
 }

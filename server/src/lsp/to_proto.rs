@@ -294,4 +294,34 @@ mod tests {
         );
         assert!(!md.contains("6042.7") && !md.contains("geomean"), "{md}");
     }
+
+    #[test]
+    fn the_search_result_names_what_its_profiles_said() {
+        let summary: crate::search::offload::OffloadSummary = serde_json::from_value(serde_json::json!({
+            "kernel_file": "saxpy_cuda.cu", "kernel_source": "", "source_edits": [],
+            "verified": true, "verdict": "verified on NVIDIA H100: 310x vs serial",
+            "speedup": 310.0, "roofline_fraction": 0.4,
+            "path": ["vectorized_loads"], "step_rewards": [0.8],
+            "llm_calls": 4, "tokens": 900, "trace": null,
+            "profiles": ["the start: memory-bound with uncoalesced loads, 16.0 sectors per load → tried first: coalesced_access"]
+        }))
+        .unwrap();
+        let result = LoopResult {
+            job_id: "1".into(),
+            line: 2,
+            version: 1,
+            region: crate::verify::testdata::builtin_region("saxpy").unwrap(),
+            summary,
+            applied: false,
+            stale: false,
+            reverify: None,
+            loop_text: String::new(),
+        };
+        let md = path_taken_markdown(&result);
+        assert!(
+            md.contains("Profile-guided choice (Nsight Compute):\n- the start: memory-bound")
+                && md.contains("tried first: coalesced_access"),
+            "{md}"
+        );
+    }
 }

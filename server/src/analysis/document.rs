@@ -276,8 +276,15 @@ impl Document {
         if !std::mem::take(&mut self.dirty) {
             return;
         }
+        let started = std::time::Instant::now();
         self.tree = parse(self.text.as_bytes(), self.lang, self.tree.as_ref());
+        let parsed = started.elapsed();
         self.reanalyse();
+        tracing::trace!(
+            parse_ms = parsed.as_secs_f64() * 1e3,
+            total_ms = started.elapsed().as_secs_f64() * 1e3,
+            "refresh"
+        );
     }
 
     fn reanalyse(&mut self) {

@@ -450,6 +450,36 @@ mod tests {
         assert!(diagnose(Vec::new()).is_none());
     }
 
+    /// Real `ncu` output (an H100, driver 580, ncu of CUDA 13.0, `--clock-control none`), captured
+    /// by `verify --profile` on the builtin regions' reference candidates: a grid-stride dot
+    /// product and an all-pairs force loop launched with 23 blocks.
+    #[test]
+    fn real_ncu_output_of_a_streaming_reduction_is_bandwidth_bound() {
+        let text = include_str!("testdata/ncu/h100-dot.txt");
+        let kernels = parse_csv(text).unwrap();
+        assert_eq!(kernels.len(), 1);
+        let k = &kernels[0];
+        assert!(k.kernel.starts_with("dot_kernel("), "{}", k.kernel);
+        assert_eq!(k.dram_pct, Some(90.31));
+        assert_eq!(k.grid_size, Some(1056.0));
+        assert_eq!(k.sectors_per_load(), Some(8.0));
+        assert_eq!(k.stalls[0].0, "long_scoreboard");
+        let p = diagnose(kernels).unwrap();
+        assert_eq!(p.bottleneck, Bottleneck::Bandwidth);
+        assert!(p.summary.starts_with("memory-bound at 90 %"), "{}", p.summary);
+    }
+
+    #[test]
+    fn real_ncu_output_of_a_small_grid_is_latency_bound_and_asks_for_more_blocks() {
+        let text = include_str!("testdata/ncu/h100-compute-forces.txt");
+        let kernels = parse_csv(text).unwrap();
+        assert_eq!(kernels[0].grid_size, Some(23.0));
+        let p = diagnose(kernels).unwrap();
+        assert_eq!(p.bottleneck, Bottleneck::Latency);
+        assert!(p.summary.contains("too few blocks"), "{}", p.summary);
+        assert_eq!(first(&p), "grid_stride_loop");
+    }
+
     /// Every technique a diagnosis can favour is a node of the shipped graph's vocabulary, and
     /// none is favoured twice.
     #[test]

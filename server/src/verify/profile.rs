@@ -466,7 +466,11 @@ mod tests {
         assert_eq!(k.stalls[0].0, "long_scoreboard");
         let p = diagnose(kernels).unwrap();
         assert_eq!(p.bottleneck, Bottleneck::Bandwidth);
-        assert!(p.summary.starts_with("memory-bound at 90 %"), "{}", p.summary);
+        assert!(
+            p.summary.starts_with("memory-bound at 90 %"),
+            "{}",
+            p.summary
+        );
     }
 
     #[test]

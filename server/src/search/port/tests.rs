@@ -156,6 +156,88 @@ fn a_scan_goes_through_cub() {
     );
 }
 
+/// A whole-function scan as a task declares one (the analysis would outline the loop alone).
+fn whole_scan(sig: &str, body: &str) -> OffloadRegion {
+    let src = format!("{sig} {{\n{body}}}\n");
+    let mut r = one(&format!(
+        "{sig} {{\n    for (int i = 0; i < n; ++i) {}[i] = 0;\n}}\n",
+        if sig.contains("output") {
+            "output"
+        } else {
+            "x"
+        }
+    ));
+    r.kind = LoopKind::Scan;
+    r.whole_function = true;
+    r.name = sig["void ".len()..sig.find('(').unwrap()].to_string();
+    r.source = src;
+    r
+}
+
+#[test]
+fn a_running_sum_stored_each_iteration_is_an_inclusive_scan() {
+    let r = whole_scan(
+        "void rps(int n, const int* x, int* output)",
+        "    int run = 0;\n    for (int j = 0; j < n; ++j) {\n        run += x[n - 1 - j];\n        output[j] = run;\n    }\n",
+    );
+    let p = port(&r).unwrap();
+    assert_eq!(p.shape, "cub device-wide scan of `run` (add)");
+    assert!(p.code.contains("port_tmp[0] = run;"), "{}", p.code);
+    assert!(
+        p.code
+            .contains("port_tmp[port_t + 1] = (int)(x[n - 1 - j]);"),
+        "{}",
+        p.code
+    );
+    assert!(
+        p.code
+            .contains("run = port_tmp[port_t + 1];\n        output[j] = run;"),
+        "{}",
+        p.code
+    );
+}
+
+#[test]
+fn a_guarded_running_minimum_is_a_min_scan_seeded_by_its_declaration() {
+    let r = whole_scan(
+        "void running_minimum(int n, float* x)",
+        "    float m = x[0];\n    for (int i = 0; i < n; ++i) {\n        if (x[i] < m) {\n            m = x[i];\n        }\n        x[i] = m;\n    }\n",
+    );
+    let p = port(&r).unwrap();
+    assert_eq!(p.shape, "cub device-wide scan of `m` (min)");
+    assert!(p.code.contains("float m = x[0];"), "{}", p.code);
+    assert!(
+        p.code.contains("port_tmp[port_t + 1] = (float)(x[i]);"),
+        "{}",
+        p.code
+    );
+}
+
+#[test]
+fn a_store_before_the_update_reads_the_exclusive_value() {
+    let r = whole_scan(
+        "void offsets(int n, const int* x, int* output)",
+        "    int at = 0;\n    for (int i = 0; i < n; ++i) {\n        output[i] = at;\n        at += x[i];\n    }\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(
+        p.code
+            .contains("at = port_tmp[port_t];\n        {\n        output[i] = at;\n        at = port_tmp[port_t + 1];"),
+        "{}",
+        p.code
+    );
+}
+
+#[test]
+fn a_running_value_written_twice_has_no_scan_port() {
+    let r = whole_scan(
+        "void twice(int n, const int* x, int* output)",
+        "    int s = 0;\n    for (int i = 0; i < n; ++i) {\n        s += x[i];\n        output[i] = s;\n        s = s / 2;\n    }\n",
+    );
+    let e = port(&r).unwrap_err();
+    assert!(e.reason.contains("`s` is written"), "{e}");
+}
+
 #[test]
 fn std_max_in_device_code_is_the_ports_own() {
     let r = one(

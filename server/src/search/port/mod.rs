@@ -15,6 +15,7 @@ mod device;
 mod histogram;
 mod kernel;
 pub mod nest;
+mod phases;
 mod reduction;
 mod scan;
 mod types;
@@ -72,6 +73,37 @@ impl Start {
 /// Writes the starting kernel of `region`.
 pub fn port(region: &OffloadRegion) -> Result<Port, NoPort> {
     let parsed = nest::Parsed::new(&region.source)?;
+    if let Some(steps) = phases::split(&parsed, region)? {
+        return phases::port(&parsed, region, steps);
+    }
+    let parts = port_parts(region)?;
+    let mut code = format!(
+        "// Starting kernel written by cuda-offload's port generator (not a model): {}.\n",
+        parts.shape
+    );
+    code.push_str(&parts.includes);
+    code.push_str(device::HELPERS);
+    code.push_str(&parts.before);
+    code.push_str(&parts.body);
+    Ok(Port {
+        code,
+        shape: parts.shape,
+    })
+}
+
+/// A one-loop port's pieces: a function of several steps puts the pieces of each together.
+pub(crate) struct Parts {
+    /// `#include` lines.
+    pub includes: String,
+    /// The region's macros and helpers, made device code.
+    pub before: String,
+    /// The kernels and the `<name>_gpu` launcher.
+    pub body: String,
+    pub shape: String,
+}
+
+fn port_parts(region: &OffloadRegion) -> Result<Parts, NoPort> {
+    let parsed = nest::Parsed::new(&region.source)?;
     let nest = nest::nest(&parsed, region)?;
     let mut edits = device::Edits::default();
     device::make_device(&parsed, &nest.before, &mut edits);
@@ -114,14 +146,12 @@ pub fn port(region: &OffloadRegion) -> Result<Port, NoPort> {
             ));
         }
     };
-    let mut code = format!(
-        "// Starting kernel written by cuda-offload's port generator (not a model): {shape}.\n"
-    );
-    code.push_str(&ctx.includes());
-    code.push_str(device::HELPERS);
-    code.push_str(&ctx.before());
-    code.push_str(&body);
-    Ok(Port { code, shape })
+    Ok(Parts {
+        includes: ctx.includes(),
+        before: ctx.before(),
+        body,
+        shape,
+    })
 }
 
 #[cfg(test)]

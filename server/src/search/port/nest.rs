@@ -151,7 +151,7 @@ fn only_statement(body: Node) -> Option<Node> {
 }
 
 /// The last definition of a function called `name` (helpers come first).
-fn function_named<'t>(root: Node<'t>, p: &Parsed, name: &str) -> Option<Node<'t>> {
+pub fn function_named<'t>(root: Node<'t>, p: &Parsed, name: &str) -> Option<Node<'t>> {
     let mut cursor = root.walk();
     root.named_children(&mut cursor)
         .filter(|n| n.kind() == "function_definition")

@@ -160,11 +160,11 @@ fn a_scan_goes_through_cub() {
 fn whole_scan(sig: &str, body: &str) -> OffloadRegion {
     let src = format!("{sig} {{\n{body}}}\n");
     let mut r = one(&format!(
-        "{sig} {{\n    for (int i = 0; i < n; ++i) {}[i] = 0;\n}}\n",
+        "{sig} {{\n    for (int i = 0; i < n; ++i) {};\n}}\n",
         if sig.contains("output") {
-            "output"
+            "output[i] = x[i]"
         } else {
-            "x"
+            "x[i] = 0"
         }
     ));
     r.kind = LoopKind::Scan;
@@ -236,6 +236,83 @@ fn a_running_value_written_twice_has_no_scan_port() {
     );
     let e = port(&r).unwrap_err();
     assert!(e.reason.contains("`s` is written"), "{e}");
+}
+
+/// A whole function of a zeroing map and a scatter-add, as ParEval's COO SpMV is written.
+fn spmv_coo() -> OffloadRegion {
+    let mut r = one(
+        "void spmv(int m, int nnz, const int* row, const double* val, double* y) {\n    for (int i = 0; i < m; ++i) y[i] = val[i] + row[i] + nnz;\n}\n",
+    );
+    r.name = "spmv".into();
+    r.whole_function = true;
+    r.kind = LoopKind::Histogram;
+    r
+}
+
+#[test]
+fn loops_one_after_another_are_ported_step_by_step_in_order() {
+    let mut r = spmv_coo();
+    r.source = "void spmv(int m, int nnz, const int* row, const double* val, double* y) {\n    for (int i = 0; i < m; ++i) {\n        y[i] *= 0.5;\n    }\n    for (int k = 0; k < nnz; ++k) {\n        y[row[k]] += val[k];\n    }\n}\n".into();
+    let p = port(&r).unwrap();
+    assert!(
+        p.shape
+            .starts_with("2 steps: map (1-D grid-stride map), then histogram"),
+        "{}",
+        p.shape
+    );
+    let first = p
+        .code
+        .find("    spmv_step1_gpu(m, nnz, row, val, y);")
+        .expect(&p.code);
+    let second = p
+        .code
+        .find("    spmv_step2_gpu(m, nnz, row, val, y);")
+        .expect(&p.code);
+    assert!(first < second, "{}", p.code);
+    assert!(p.code.contains("static void spmv_step1_gpu("), "{}", p.code);
+    assert_eq!(
+        p.code.matches("port_max(const T& a").count(),
+        1,
+        "{}",
+        p.code
+    );
+}
+
+#[test]
+fn a_statement_before_a_scan_runs_in_one_thread_first() {
+    let mut r = whole_scan(
+        "void prefix_sum(int n, const double* x, double* output)",
+        "    output[0] = x[0];\n    for (int i = 1; i < n; ++i) {\n        output[i] = output[i - 1] + x[i];\n    }\n",
+    );
+    r.kind = LoopKind::Scan;
+    let p = port(&r).unwrap();
+    assert!(
+        p.shape.starts_with("2 steps: one thread, then scan"),
+        "{}",
+        p.shape
+    );
+    assert!(
+        p.code
+            .contains("prefix_sum_step1_port_serial<<<1, 1>>>(n, x, output);"),
+        "{}",
+        p.code
+    );
+}
+
+#[test]
+fn a_local_set_by_one_step_and_read_by_the_next_is_refused() {
+    let mut r = spmv_coo();
+    r.source = "void spmv(int m, int nnz, const int* row, const double* val, double* y) {\n    double s = 0;\n    for (int k = 0; k < nnz; ++k) s += val[k];\n    for (int i = 0; i < m; ++i) y[i] = s;\n}\n".into();
+    let e = port(&r).unwrap_err();
+    assert!(e.reason.contains("sets the local `s`"), "{e}");
+}
+
+#[test]
+fn a_declaration_reading_memory_an_earlier_step_changed_is_refused() {
+    let mut r = spmv_coo();
+    r.source = "void spmv(int m, int nnz, const int* row, const double* val, double* y) {\n    for (int i = 0; i < m; ++i) y[i] = 0;\n    double first = y[0];\n    for (int k = 0; k < nnz; ++k) y[row[k]] += val[k] * first;\n}\n".into();
+    let e = port(&r).unwrap_err();
+    assert!(e.reason.contains("reads `y`"), "{e}");
 }
 
 #[test]

@@ -142,7 +142,8 @@ fn the_benchmark_tasks_ports_compile() {
             bad.push(format!("{}: {e}\n{}", t.id(), p.code));
         }
     }
-    // 30 of the 40 ParEval tasks on 2026-12-04 (the reasons of the others are printed above).
-    assert!(ported >= 30, "{ported} of {} ported", tasks.len());
+    // 35 of the 40 ParEval tasks on 2026-12-06, after running-value scans and functions of
+    // several steps (the reasons of the others are printed above).
+    assert!(ported >= 35, "{ported} of {} ported", tasks.len());
     assert!(bad.is_empty(), "{}", bad.join("\n\n"));
 }

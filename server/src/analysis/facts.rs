@@ -223,6 +223,11 @@ pub struct LoopFacts {
     /// Why a `for` loop has no usable counter.
     pub induction_problem: Option<String>,
     pub inner_inductions: Vec<String>,
+    /// Counters of the enclosing loops (outermost first) and of the loops nested in this one,
+    /// with their ranges: the dependence test's iteration space. Filled once every loop of the
+    /// unit has its facts (mod.rs).
+    pub outer_ranges: Vec<Induction>,
+    pub inner_ranges: Vec<Induction>,
     pub locals: HashSet<String>,
     pub arrays: Vec<ArrayRef>,
     pub scalar_writes: Vec<ScalarWrite>,
@@ -337,6 +342,8 @@ impl<'a> Extractor<'a> {
                 induction: None,
                 induction_problem: None,
                 inner_inductions: pre.inner_inductions,
+                outer_ranges: Vec::new(),
+                inner_ranges: Vec::new(),
                 locals: HashSet::new(),
                 arrays: Vec::new(),
                 scalar_writes: Vec::new(),

@@ -428,6 +428,22 @@ fn loop_infos<'t>(
             src,
         );
     }
+    for idx in 0..infos.len() {
+        let own = infos[idx].facts.induction.as_ref().map(|i| i.var.clone());
+        let inner: Vec<Induction> = nest_inductions(idx, &infos)
+            .into_iter()
+            .filter(|i| Some(&i.var) != own.as_ref())
+            .collect();
+        let mut outer = Vec::new();
+        let mut p = infos[idx].parent;
+        while let Some(a) = p {
+            outer.extend(infos[a].facts.induction.clone());
+            p = infos[a].parent;
+        }
+        outer.reverse();
+        infos[idx].facts.inner_ranges = inner;
+        infos[idx].facts.outer_ranges = outer;
+    }
     for info in infos.iter_mut() {
         let node = info.node;
         info.verdict = if node.has_error() {

@@ -199,6 +199,12 @@ impl Poly {
         self.terms.values().any(|c| *c < 0)
     }
 
+    /// No term is negative and the constant is positive: with every symbol at least 0, the value
+    /// is at least 1.
+    pub fn surely_positive(&self) -> bool {
+        !self.has_negative_terms() && self.terms.get(&Vec::new()).is_some_and(|c| *c > 0)
+    }
+
     /// Drops the negative terms (symbols are sizes, at least 1): rounds an element count up to a
     /// plain expression (`n*m - m - 1` elements needed → allocate `n*m`).
     pub fn without_negative_terms(&self) -> Poly {

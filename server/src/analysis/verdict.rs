@@ -7,7 +7,9 @@
 //! (as if declared `__restrict__`), and a row stride (`m` in `a[i*m + j]`) is assumed to be at least
 //! the extent of the inner counter.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::outline::{max_over, min_over};
 
 use super::facts::{ArrayRef, Induction, LoopFacts, LoopForm, WriteKind};
 use super::poly::Poly;
@@ -126,6 +128,7 @@ pub fn classify(f: &LoopFacts) -> Verdict {
                     continue;
                 }
                 match dependence(w, r, &counter, &nest_vars, f.induction.as_ref()) {
+                    Dep::Carried(_) if apart_everywhere(w, r, f) => {}
                     Dep::None => {}
                     Dep::Scan => scans.push(format!("`{}`", w.text)),
                     Dep::Carried(why) => return Verdict::seq(why),
@@ -696,4 +699,72 @@ fn mirrored_apart(
     let below = ind.lower.as_constant().is_some_and(|l| sum < 2 * l + 1);
     let above = ind.upper.as_constant().is_some_and(|u| sum > 2 * u - 1);
     below || above
+}
+
+/// Banerjee's bounds test over the whole iteration space: along some dimension, the write's
+/// subscript in one iteration minus the read's in any other (every counter of this loop and of
+/// the loops nested in it renamed; the enclosing loops' counters shared) stays on one side of
+/// zero (`buffer[(y-h+j)*x + k]` against `buffer[(y-h-1-j')*x + k']` for `k` in `h..x-h`: the
+/// difference is at least `2h + 1`). Sound where every symbol is non-negative: the sizes the
+/// loops' bounds name, and counters whose lower bounds are; a symbol only a subscript names (an
+/// offset of either sign) or a bound read from data stops the proof.
+fn apart_everywhere(w: &ArrayRef, r: &ArrayRef, f: &LoopFacts) -> bool {
+    let Some(counter) = &f.induction else {
+        return false;
+    };
+    if w.subs.len() != r.subs.len() {
+        return false;
+    }
+    let own: Vec<&Induction> = std::iter::once(counter).chain(&f.inner_ranges).collect();
+    let prime = |v: &str| format!("{v}'");
+    let rename = |p: &Poly| -> Option<Poly> {
+        own.iter().try_fold(p.clone(), |q, i| {
+            q.substitute(&i.var, &Poly::var(&prime(&i.var)))
+        })
+    };
+    let mut space: Vec<Induction> = f.outer_ranges.clone();
+    space.extend(own.iter().map(|i| (*i).clone()));
+    for i in &own {
+        let (Some(lower), Some(upper)) = (rename(&i.lower), rename(&i.upper)) else {
+            return false;
+        };
+        space.push(Induction {
+            var: prime(&i.var),
+            lower,
+            upper,
+            ..(*i).clone()
+        });
+    }
+    let counters: BTreeSet<String> = space.iter().map(|i| i.var.clone()).collect();
+    let mut sizes: BTreeSet<String> = BTreeSet::new();
+    for i in &space {
+        if i.data_dependent || i.lower.has_negative_terms() {
+            return false;
+        }
+        sizes.extend(i.lower.vars().into_iter().chain(i.upper.vars()));
+    }
+    if sizes
+        .iter()
+        .any(|v| v.contains('[') || v.starts_with(super::facts::INDEX_VALUE))
+    {
+        return false;
+    }
+    w.subs.iter().zip(&r.subs).any(|(ws, rs)| {
+        let (Some(ws), Some(rs)) = (ws, rs) else {
+            return false;
+        };
+        let Some(d) = rename(rs).and_then(|rs| ws.sub(&rs)) else {
+            return false;
+        };
+        if d.vars()
+            .iter()
+            .any(|v| !counters.contains(v) && !sizes.contains(v))
+        {
+            return false;
+        }
+        min_over(&d, &space).is_some_and(|m| m.surely_positive())
+            || max_over(&d, &space)
+                .and_then(|m| m.scale(-1))
+                .is_some_and(|m| m.surely_positive())
+    })
 }

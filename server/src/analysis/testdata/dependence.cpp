@@ -279,3 +279,21 @@ void lerp_all(int n, const int* a, const int* b, int* out) {
     for (int i = 0; i < n; i++)  // expect: kind=sequential reason="lerp_counted"
         out[i] = lerp_counted(a[i], b[i]);
 }
+
+// Banerjee's test: a halo copy reads rows the loop never writes, whichever iterations meet.
+void mirror_rows(int x, int y, int h, int depth, double* buf) {
+    for (int j = 0; j < depth; ++j)  // expect: kind=map
+        for (int k = h; k < x - h; ++k)  // expect: kind=map
+            buf[k + (y - h + j) * x] = buf[k + (y - h - 1 - j) * x];
+}
+// An offset only the subscript names may be negative: no proof.
+void shift_by(int n, int off, float* a) {
+    for (int i = 0; i < n; ++i)  // expect: kind=sequential
+        a[i + n + off] = a[i];
+}
+// A counter that starts below zero: the signs the proof needs are not known.
+void around_zero(int n, int r, float* a) {
+    for (int i = 0; i < n; ++i)  // expect: kind=sequential
+        for (int k = -r; k <= r; ++k)  // expect: kind=sequential
+            a[i * k + n] = a[i];
+}

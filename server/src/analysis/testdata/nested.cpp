@@ -43,7 +43,9 @@ void diagonal_sum(int n, float* a) {
 
 void transpose_in_place(int n, float* a) {
     for (int i = 0; i < n; ++i)  // expect: kind=sequential
-        for (int j = i + 1; j < n; ++j) {  // expect: kind=sequential
+        // Each j swaps its own pair (i, j) and (j, i): row i's columns past i never meet column
+        // i's rows past i (Banerjee's test).
+        for (int j = i + 1; j < n; ++j) {  // expect: kind=map
             float t = a[i * n + j];
             a[i * n + j] = a[j * n + i];
             a[j * n + i] = t;

@@ -38,6 +38,10 @@ pub struct ClassInfo {
     pub methods: HashMap<String, Method>,
     /// Typedefs declared inside the class (`typedef T* iterator;`).
     pub typedefs: HashMap<String, String>,
+    /// `T` of a `template <typename T>` class that is a flat array of `T`s, as `std::vector` is:
+    /// every `operator[]` returns `p[i]` and every `data()` returns `p`, for one field `p`. A
+    /// variable of it is passed like a vector, by `data()`.
+    pub element: Option<String>,
 }
 
 /// The classes of a tree whose name is defined once, with their methods judged (knowing the
@@ -76,6 +80,7 @@ pub fn collect(
         methods: Vec<(String, Option<Node<'t>>, String)>,
         typedefs: HashMap<String, String>,
         based: bool,
+        element: Option<String>,
     }
     let mut raws: Vec<(String, Raw)> = Vec::new();
     for (name, spec) in &found {
@@ -86,6 +91,7 @@ pub fn collect(
             based: named_children(*spec)
                 .iter()
                 .any(|c| c.kind() == "base_class_clause"),
+            element: None,
         };
         let Some(body) = spec.child_by_field_name("body") else {
             continue;
@@ -149,6 +155,7 @@ pub fn collect(
                 _ => {}
             }
         }
+        raw.element = array_element(*spec, src, &raw.methods, &raw.fields);
         raws.push((name.clone(), raw));
     }
 
@@ -157,6 +164,7 @@ pub fn collect(
     for (name, raw) in &raws {
         let mut info = ClassInfo {
             typedefs: raw.typedefs.clone(),
+            element: raw.element.clone().filter(|_| !raw.based),
             ..ClassInfo::default()
         };
         for (m, def, ret) in &raw.methods {
@@ -211,6 +219,80 @@ pub fn collect(
         }
     }
     out
+}
+
+/// The type parameter of a class template that is a flat array of it (`ClassInfo::element`).
+fn array_element<'t>(
+    spec: Node<'t>,
+    src: &[u8],
+    methods: &[(String, Option<Node<'t>>, String)],
+    fields: &HashSet<String>,
+) -> Option<String> {
+    let template = spec
+        .parent()
+        .filter(|p| p.kind() == "template_declaration")?;
+    let params = named_children(template.child_by_field_name("parameters")?);
+    let [param] = params.as_slice() else {
+        return None;
+    };
+    if param.kind() != "type_parameter_declaration" {
+        return None;
+    }
+    let element = named_children(*param)
+        .into_iter()
+        .find(|c| c.kind() == "type_identifier")
+        .map(|c| text(c, src).to_string())?;
+    // The one expression a method body returns, if that is all it does.
+    let returned = |def: Node<'t>| -> Option<Node<'t>> {
+        let body = named_children(def.child_by_field_name("body")?);
+        let [ret] = body.as_slice() else {
+            return None;
+        };
+        (ret.kind() == "return_statement")
+            .then(|| ret.named_child(0).map(unparen))
+            .flatten()
+    };
+    let field_name = |n: Node<'t>| -> Option<String> {
+        let name = match n.kind() {
+            "identifier" | "field_identifier" => text(n, src).to_string(),
+            "field_expression" if n.child_by_field_name("argument")?.kind() == "this" => {
+                text(n.child_by_field_name("field")?, src).to_string()
+            }
+            _ => return None,
+        };
+        fields.contains(&name).then_some(name)
+    };
+    let mut storage: Option<String> = None;
+    let mut same = |f: String| match &storage {
+        Some(s) => *s == f,
+        None => {
+            storage = Some(f);
+            true
+        }
+    };
+    let (mut subscripts, mut datas) = (0, 0);
+    for (name, def, _) in methods {
+        let expected = match name.as_str() {
+            "operator[]" => "subscript_expression",
+            "data" => "",
+            _ => continue,
+        };
+        let value = returned((*def)?)?;
+        let f = if expected.is_empty() {
+            datas += 1;
+            field_name(value)?
+        } else {
+            subscripts += 1;
+            if value.kind() != expected {
+                return None;
+            }
+            field_name(unparen(value.named_child(0)?))?
+        };
+        if !same(f) {
+            return None;
+        }
+    }
+    (subscripts > 0 && datas > 0).then_some(element)
 }
 
 /// The name a method declarator declares (`num_nodes`, `operator*`, the class name for a

@@ -106,9 +106,10 @@ pub fn hoist(
 }
 
 /// A bound symbol that reads memory a plain size parameter cannot stand for: an element
-/// (`rowstr[j]`) or what a pointer points to (`*nzv`).
+/// (`rowstr[j]`), what a pointer points to (`*nzv`), or what an accessor returns
+/// (`g.num_nodes()`, a method the analysis judged read-only on an object the loop leaves alone).
 fn is_read_through(var: &str) -> bool {
-    var.contains('[') || var.starts_with('*')
+    var.contains('[') || var.starts_with('*') || var.contains('(')
 }
 
 /// Byte ranges of the outermost expressions under `roots` spelled `squashed` (spaces aside).

@@ -337,6 +337,11 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             None => super::dims::through_array_typedef(d, req.macros).unwrap_or(d.clone()),
         })
         .collect();
+    // A variable of a class template that is a flat array (`pvector<float>`) travels as a vector.
+    let resolved: Vec<VarDecl> = resolved
+        .into_iter()
+        .map(|d| as_vector(&d, req.macros).unwrap_or(d))
+        .collect();
     // Globals the function does not shadow are passed as parameters of their own.
     let mut resolved = resolved;
     for (name, ty) in &value_params {
@@ -1317,6 +1322,10 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             "#ifndef {a}  // assumed: the header defining `{a}` is not in this file\n#define {a}{body}\n#endif\n"
         ));
     }
+    // `max(a, b)` in a file that says `using namespace std;` means `std::max`.
+    if uses_std_unqualified(req, root) {
+        source.push_str("using namespace std;\n");
+    }
     source.push_str(&signature);
     if whole_function {
         source.push(' ');
@@ -1428,6 +1437,54 @@ fn whole_function_params(
         return None;
     }
     Some(order)
+}
+
+/// The loop calls a standard algorithm by its bare name (`max`, `swap`) and the file brings `std`
+/// into scope with a using-directive at file scope.
+fn uses_std_unqualified(req: &OutlineRequest, root: Node) -> bool {
+    const BARE: [&str; 4] = ["max", "min", "swap", "clamp"];
+    req.facts
+        .calls
+        .iter()
+        .any(|(c, _)| BARE.contains(&c.as_str()))
+        && named_children(root).iter().any(|n| {
+            n.kind() == "using_declaration"
+                && n.start_byte() < req.func.map_or(0, |f| f.start_byte())
+                && text(*n, req.src).split_whitespace().collect::<Vec<_>>()
+                    == ["using", "namespace", "std;"]
+        })
+}
+
+/// `d` as a vector of its element when its type is `C<T>` for a class template `C` that is a flat
+/// array of `T` (`ClassInfo::element`).
+fn as_vector(d: &VarDecl, macros: &Macros) -> Option<VarDecl> {
+    if d.vector || d.pointer > 0 || d.array_size.is_some() {
+        return None;
+    }
+    let (open, close) = (d.ty.find('<')?, d.ty.rfind('>')?);
+    let arg = d.ty.get(open + 1..close)?.trim();
+    if arg.is_empty() || arg.contains([',', '<']) {
+        return None;
+    }
+    let (_, class) = super::classes::class_of(&d.ty, macros, None)?;
+    class.element.as_ref()?;
+    let ty = macros
+        .type_aliases
+        .get(arg)
+        .cloned()
+        .unwrap_or_else(|| arg.to_string());
+    // Its size comes from the subscripts unless the constructor's argument is a plain size: a
+    // call or a member (`pvector<int> p(g.num_nodes())`, `= InitParent(g)`) is not the region's.
+    let init = d.init.clone().filter(|i| {
+        i.chars()
+            .all(|c| c.is_alphanumeric() || "_ +-*".contains(c))
+    });
+    Some(VarDecl {
+        vector: true,
+        ty,
+        init,
+        ..d.clone()
+    })
 }
 
 fn is_integer_like(ty: &str) -> bool {

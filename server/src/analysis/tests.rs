@@ -137,6 +137,11 @@ fn corpus_shapes_from_real_code() {
 }
 
 #[test]
+fn corpus_accessors_and_array_classes() {
+    check_corpus_file("accessors.cpp");
+}
+
+#[test]
 fn corpus_cuda_file() {
     check_corpus_file("kernels.cu");
 }

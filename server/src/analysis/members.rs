@@ -17,7 +17,9 @@ use tree_sitter::Node;
 use super::records::{Field, Record};
 use super::region::{RecordField, RegionRecord};
 use super::scope::{VarDecl, is_known_scalar};
-use super::syntax::{Macros, for_each_descendant, parse_int_literal, text, unparen};
+use super::syntax::{
+    Macros, for_each_descendant, parse_int_literal, subscript_index, text, unparen,
+};
 
 /// One member path used by the loop, as a parameter.
 #[derive(Debug, Clone)]
@@ -149,11 +151,57 @@ fn chain_of<'t>(node: Node<'t>, src: &[u8]) -> Option<(Node<'t>, Segments)> {
                 n = unparen(n.child_by_field_name("argument")?);
             }
             "identifier" | "this" => break,
+            // One element of an array of structs at an index the loop leaves alone
+            // (`chunks[cc].cg_alphas[ii]`, checked by the caller).
+            "subscript_expression"
+                if !segs.is_empty()
+                    && unparen(n.child_by_field_name("argument")?).kind() == "identifier"
+                    && matches!(
+                        unparen(subscript_index(n)?).kind(),
+                        "identifier" | "number_literal"
+                    ) =>
+            {
+                break;
+            }
             _ => return None,
         }
     }
     segs.reverse();
     Some((n, segs))
+}
+
+/// The array and index of an element root (`chunks[cc]`).
+fn element_root<'t>(root: Node<'t>, src: &[u8]) -> Option<(String, String)> {
+    (root.kind() == "subscript_expression").then(|| {
+        let array = unparen(root.child_by_field_name("argument")?);
+        let index = unparen(subscript_index(root)?);
+        Some((text(array, src).to_string(), text(index, src).to_string()))
+    })?
+}
+
+/// `chunks` of the root `chunks[cc]`.
+fn element_array(root: &str) -> Option<&str> {
+    root.strip_suffix(']')
+        .and_then(|r| r.split_once('['))
+        .map(|(a, _)| a)
+}
+
+/// Whether the loop assigns, increments or declares `name`.
+fn changed_in(node: Node, src: &[u8], name: &str) -> bool {
+    let mut changed = false;
+    for_each_descendant(node, |n| {
+        let target = match n.kind() {
+            "assignment_expression" => n.child_by_field_name("left"),
+            "update_expression" => n.child_by_field_name("argument"),
+            "init_declarator" => n.child_by_field_name("declarator"),
+            _ => None,
+        };
+        if target.is_some_and(|t| text(unparen(t), src) == name) {
+            changed = true;
+        }
+        !changed
+    });
+    changed
 }
 
 /// The member paths of the loop `node` (see the module comment). `this_class` is the class of a
@@ -185,6 +233,16 @@ pub fn member_paths(
         });
         if n.kind() == "field_expression" && outermost {
             if let Some((root, segs)) = chain_of(n, src) {
+                if let Some((array, index)) = element_root(root, src) {
+                    let invariant = !locals.contains(&index)
+                        && !changed_in(node, src, &index)
+                        && !locals.contains(&array);
+                    if invariant && segs.first().is_some_and(|(op, _)| op == ".") {
+                        found.push((n, format!("{array}[{index}]"), segs, false));
+                        return false;
+                    }
+                    return true;
+                }
                 let name = text(root, src).to_string();
                 if root.kind() == "this" {
                     found.push((n, "this".into(), segs, false));
@@ -225,6 +283,19 @@ pub fn member_paths(
                 Some(c) => Ok(c),
                 None => Err("`this` outside a member function of a visible class".to_string()),
             }
+        } else if let Some(array) = element_array(root) {
+            match decl_of.get(array) {
+                Some(d)
+                    if d.vector
+                        || (d.pointer == 1 && d.array_size.is_none())
+                        || (d.pointer == 0 && d.array_size.is_some() && d.dims.len() <= 1) =>
+                {
+                    record_of(&d.ty, macros)
+                        .map(|(_, r)| r)
+                        .ok_or_else(|| format!("`{}` is not a struct this file defines", d.ty))
+                }
+                _ => Err(format!("`{array}` is not a flat array of structs")),
+            }
         } else {
             let d = decl_of[root.as_str()];
             let via_pointer = segs.first().is_some_and(|(op, _)| op == "->");
@@ -248,7 +319,11 @@ pub fn member_paths(
                 let param = if root == "this" {
                     fields.join("_")
                 } else {
-                    format!("{root}_{}", fields.join("_"))
+                    format!(
+                        "{}_{}",
+                        element_array(root).unwrap_or(root),
+                        fields.join("_")
+                    )
                 };
                 let spelled: String = text(*n, src).split_whitespace().collect();
                 let call_arg = if *implicit || root != "this" {
@@ -270,12 +345,27 @@ pub fn member_paths(
             }
         }
     }
+    // One array's elements at two indices would be one parameter: neither is passed.
+    let mut element_of: HashMap<&str, &str> = HashMap::new();
+    for (_, root, ..) in &resolved {
+        let array = element_array(root).unwrap_or(root);
+        if let Some(other) = element_of.insert(array, root)
+            && other != root
+        {
+            failed.entry(root.clone()).or_insert(format!(
+                "the loop uses `{other}` and `{root}`, two elements of one array"
+            ));
+            failed
+                .entry(other.to_string())
+                .or_insert(format!("the loop uses `{other}` and `{root}`"));
+        }
+    }
     // A root also used on its own (`f(chunk)`, `a[i]`) is not passed by its paths.
     let path_node_ids: HashSet<usize> = found.iter().map(|(n, ..)| n.id()).collect();
-    let roots: HashSet<&str> = resolved
+    let by_array: HashMap<&str, &str> = resolved
         .iter()
-        .map(|r| r.1.as_str())
-        .filter(|r| *r != "this")
+        .filter(|r| r.1 != "this")
+        .map(|r| (element_array(&r.1).unwrap_or(&r.1), r.1.as_str()))
         .collect();
     for_each_descendant(node, |n| {
         if path_node_ids.contains(&n.id()) || skip(n) {
@@ -283,8 +373,8 @@ pub fn member_paths(
         }
         if n.kind() == "identifier" {
             let name = text(n, src).to_string();
-            if roots.contains(name.as_str()) {
-                failed.entry(name.clone()).or_insert(format!(
+            if let Some(root) = by_array.get(name.as_str()) {
+                failed.entry(root.to_string()).or_insert(format!(
                     "the loop uses `{name}` itself, not only its fields"
                 ));
             }
@@ -336,7 +426,8 @@ pub fn member_paths(
             }
         }
         if root != "this" {
-            scan.roots.insert(root);
+            scan.roots
+                .insert(element_array(&root).unwrap_or(&root).to_string());
         }
     }
     scan.paths = by_param;

@@ -63,3 +63,33 @@ void halve(const Graph<Node>& g, two_buffers<float>& b) {
   for (Node n = 0; n < g.num_nodes(); n++)  // expect: kind=map region=no
     b[n] = b[n] * 0.5f;
 }
+
+// One element of an array of structs, at an index the loop does not change.
+struct Chunk {
+  double* alphas;
+  double eigmin;
+};
+void report(const Chunk& c);
+#define SMALLER(a, b) ((a < b) ? a : b)
+
+void invert_all(Chunk* chunks, int nchunks, double* out, int n) {
+  for (int cc = 0; cc < nchunks; ++cc) {  // expect: kind=sequential
+    for (int ii = 0; ii < n; ++ii)  // expect: kind=map region=yes
+      out[ii] = 1.0 / chunks[cc].alphas[ii];
+    report(chunks[cc]);
+  }
+}
+
+void minimum_each(Chunk* chunks, int nchunks, const double* d, int n) {
+  for (int cc = 0; cc < nchunks; ++cc) {  // expect: kind=sequential
+    for (int ii = 0; ii < n; ++ii)  // expect: kind=reduction region=yes
+      chunks[cc].eigmin = SMALLER(chunks[cc].eigmin, d[ii]);
+    report(chunks[cc]);
+  }
+}
+
+// Two elements of one array would be one parameter: not passed by their fields.
+void difference(const Chunk* chunks, int a, int b, double* out, int n) {
+  for (int ii = 0; ii < n; ++ii)  // expect: kind=map region=no
+    out[ii] = chunks[a].alphas[ii] - chunks[b].alphas[ii];
+}

@@ -1,6 +1,7 @@
 //! A region whose parameters are arrays of plain-data structs (issue #17): its reference program
 //! compiles as written and promoted to high precision, runs, fills every field from the seed (the
-//! same bytes twice), writes one output per leaf of the output struct (`out__id`, `out__pos_x`..);
+//! same bytes twice), writes one output per leaf of the output struct (`out__id`, `out__pos_x`..,
+//! a bool leaf as 0/1);
 //! the candidate harness and a candidate using the same struct compile with nvcc (no GPU needed).
 
 use std::path::Path;
@@ -17,12 +18,13 @@ use cuda_offload::verify::plan::{is_float_type, outputs, plan_for};
 const SOURCE: &str = "\
 typedef float real;
 struct Vec3 { real x, y, z; };
-struct Body { Vec3 pos; real w[2]; real mass; int id; unsigned char tag; };
+struct Body { Vec3 pos; real w[2]; real mass; int id; unsigned char tag; bool alive; };
 
 void step(int n, const Body* in, Body* out, real dt) {
     for (int i = 0; i < n; ++i) {
         out[i].id = in[i].id * 2 + in[i].tag;
         out[i].mass = in[i].pos.y * dt + in[i].w[1];
+        out[i].alive = in[i].mass > 0;
     }
 }
 ";
@@ -52,7 +54,8 @@ fn struct_region_has_one_output_per_leaf() {
             "out__w",
             "out__mass",
             "out__id",
-            "out__tag"
+            "out__tag",
+            "out__alive"
         ]
     );
     let w = outputs(&r).find(|p| p.name == "out__w").unwrap();
@@ -128,6 +131,9 @@ fn struct_reference_compiles_runs_and_writes_every_leaf() {
         // odd garbage an untouched element keeps; the fields it never writes keep the garbage.
         let ids = read_i64(&a.join(format!("c{i}_out__id.bin"))).unwrap();
         let untouched = read_f64(&a.join(format!("c{i}_out__pos_x.bin"))).unwrap();
+        // A bool leaf travels as 0 and 1, both present when the masses have both signs.
+        let alive = read_i64(&a.join(format!("c{i}_out__alive.bin"))).unwrap();
+        assert!(alive.iter().all(|v| *v == 0 || *v == 1), "{alive:?}");
         if n > 0 {
             assert!(untouched.iter().all(|v| *v <= -7777.0), "{untouched:?}");
             assert!(ids.iter().any(|v| v % 2 == 0) || n < 4, "{ids:?}");
@@ -147,7 +153,7 @@ fn struct_harness_and_candidate_compile_with_nvcc() {
     let r = region();
     let args: Vec<&str> = r.params.iter().map(|p| p.name.as_str()).collect();
     let candidate = format!(
-        "__global__ void co_k({sig}) {{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) {{ out[i].id = in[i].id * 2 + in[i].tag; out[i].mass = in[i].pos.y * dt + in[i].w[1]; }}\n}}\n{entry} {{ if (n > 0) co_k<<<(n + 255) / 256, 256>>>({args}); }}\n",
+        "__global__ void co_k({sig}) {{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n    if (i < n) {{ out[i].id = in[i].id * 2 + in[i].tag; out[i].mass = in[i].pos.y * dt + in[i].w[1]; out[i].alive = in[i].mass > 0; }}\n}}\n{entry} {{ if (n > 0) co_k<<<(n + 255) / 256, 256>>>({args}); }}\n",
         sig = r
             .signature_named("co_k")
             .trim_start_matches("void co_k(")

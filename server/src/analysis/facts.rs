@@ -176,6 +176,9 @@ pub struct ArrayRef {
     /// Per subscript that is not a polynomial: the subscript as one in which every value read from
     /// an index array is a variable [`index_value`] of that array (`@idx*3 + 1`), where it is one.
     pub gathered: Vec<Option<Poly>>,
+    /// Per subscript that is not a polynomial: the constant interval its form keeps it in, where
+    /// there is one (`freq & 0xFF` is in 0..=255, `256 + (x >> 8 & 0xFF)` in 256..=511).
+    pub bounded: Vec<Option<(i64, i64)>>,
     pub write: Option<WriteKind>,
     pub read: bool,
     pub line: usize,
@@ -1104,6 +1107,49 @@ impl Collector<'_> {
     }
 
     /// An expression as a polynomial of loop counters and loop invariants.
+    /// The constant interval an integer expression lies in whatever its variables hold, from its
+    /// form: a mask with a non-negative constant, shifts, sums and products of such.
+    fn interval(&self, node: Node, depth: usize) -> Option<(i64, i64)> {
+        if depth > MAX_EXPR_DEPTH {
+            return None;
+        }
+        let node = unparen(node);
+        if let Some(c) = self.poly(node).and_then(|p| p.as_constant()) {
+            return Some((c, c));
+        }
+        if node.kind() != "binary_expression" {
+            return None;
+        }
+        let op = self.t(node.child_by_field_name("operator")?);
+        let (l, r) = (
+            node.child_by_field_name("left")?,
+            node.child_by_field_name("right")?,
+        );
+        let constant = |n: Node| self.poly(n).and_then(|p| p.as_constant());
+        match op.as_str() {
+            // `x & c` with `c >= 0` is in 0..=c, even for a negative x in two's complement.
+            "&" => match (constant(l), constant(r)) {
+                (Some(c), _) | (_, Some(c)) if c >= 0 => Some((0, c)),
+                _ => None,
+            },
+            "+" | "-" | "*" | ">>" => {
+                let (a, b) = (self.interval(l, depth + 1)?, self.interval(r, depth + 1)?);
+                match op.as_str() {
+                    "+" => Some((a.0.checked_add(b.0)?, a.1.checked_add(b.1)?)),
+                    "-" => Some((a.0.checked_sub(b.1)?, a.1.checked_sub(b.0)?)),
+                    "*" if a.0 >= 0 && b.0 >= 0 => {
+                        Some((a.0.checked_mul(b.0)?, a.1.checked_mul(b.1)?))
+                    }
+                    ">>" if a.0 >= 0 && b.0 == b.1 && (0..63).contains(&b.0) => {
+                        Some((a.0 >> b.0, a.1 >> b.0))
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
     fn poly(&self, node: Node) -> Option<Poly> {
         self.poly_at(node, 0, false)
     }
@@ -2219,6 +2265,7 @@ impl Collector<'_> {
                         text: name,
                         index_arrays: Vec::new(),
                         gathered: Vec::new(),
+                        bounded: Vec::new(),
                         read: matches!(kind, WriteKind::Accumulate(_)),
                         write: Some(kind),
                         line: line_of(lv),
@@ -2377,6 +2424,7 @@ impl Collector<'_> {
             text: self.t(node),
             index_arrays: Vec::new(),
             gathered: Vec::new(),
+            bounded: Vec::new(),
             write,
             read,
             line: line_of(node),
@@ -2428,6 +2476,7 @@ impl Collector<'_> {
                 text: name,
                 index_arrays: Vec::new(),
                 gathered: Vec::new(),
+                bounded: Vec::new(),
                 write: None,
                 read: true,
                 line: line_of(node),
@@ -2550,6 +2599,14 @@ impl Collector<'_> {
                 }
             }
         }
+        let bounded: Vec<Option<(i64, i64)>> = subs_nodes
+            .iter()
+            .zip(&subs)
+            .map(|(n, p)| match p {
+                Some(_) => None,
+                None => self.interval(*n, 0),
+            })
+            .collect();
         let read = match &write {
             None => true,
             Some(WriteKind::Accumulate(_)) => true,
@@ -2561,6 +2618,7 @@ impl Collector<'_> {
             text: self.t(node),
             index_arrays,
             gathered,
+            bounded,
             write,
             read,
             line: line_of(node),

@@ -938,7 +938,16 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 }
             }
             let indirect = r.subs.iter().any(Option::is_none);
-            if indirect && r.index_arrays.is_empty() {
+            // A subscript whose form keeps it inside a fixed array (`hist[x & 0xFF]` of 512).
+            let kept_inside = r.subs.len() == 1
+                && r.bounded
+                    .first()
+                    .copied()
+                    .flatten()
+                    .is_some_and(|(lo, hi)| {
+                        lo >= 0 && constant_value(&extent).is_some_and(|n| hi < n)
+                    });
+            if indirect && r.index_arrays.is_empty() && !kept_inside {
                 return Err(format!(
                     "cannot bound the data-dependent subscript of `{}` (line {})",
                     r.text, r.line
@@ -1001,19 +1010,6 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             sorted: sorted_indices.contains(&ia),
             ..InputSpec::default()
         });
-    }
-
-    // The harness compares a written struct leaf by leaf as arrays of numbers; `std::vector<bool>`
-    // has no data pointer to hand over, so a written struct with a bool field is no region.
-    for p in params.iter().filter(|p| p.region.access != Access::Read) {
-        if let Some(r) = records.iter().find(|r| r.name == p.region.elem_type)
-            && let Some(f) = r.fields.iter().find(|f| f.ty == "bool")
-        {
-            return Err(format!(
-                "the loop writes `{}`, whose field `{}` is a bool: the harness cannot compare it",
-                p.region.name, f.path
-            ));
-        }
     }
 
     // Symbols of extents and bounds must be parameters: integer locals/params are added as sizes.
@@ -1437,6 +1433,16 @@ fn whole_function_params(
         return None;
     }
     Some(order)
+}
+
+/// The value of a size written with integer literals, `*` and `+` only (`256 * 2`).
+fn constant_value(expr: &str) -> Option<i64> {
+    expr.split('+').try_fold(0i64, |sum, term| {
+        let product = term.split('*').try_fold(1i64, |p, f| {
+            p.checked_mul(super::syntax::parse_int_literal(f.trim())?)
+        })?;
+        sum.checked_add(product)
+    })
 }
 
 /// The loop calls a standard algorithm by its bare name (`max`, `swap`) and the file brings `std`

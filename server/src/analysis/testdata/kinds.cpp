@@ -263,3 +263,20 @@ int last_max(int n, const int* x) {
     }
     return k;
 }
+
+// A masked key stays inside the fixed table it counts into; a mask wider than the table does not.
+unsigned radix_counts(const unsigned* keys, int n) {
+    unsigned hist[256 * 2] = {0};
+    for (int i = 0; i < n; ++i) {  // expect: kind=histogram region=yes
+        unsigned k = keys[i];
+        hist[k & 0xFF]++;
+        hist[256 + ((k >> 8) & 0xFF)]++;
+    }
+    return hist[0] + hist[256];
+}
+
+unsigned too_wide(const unsigned* keys, int n) {
+    unsigned hist[256] = {0};
+    for (int i = 0; i < n; ++i) hist[keys[i] & 0x1FF]++;  // expect: kind=histogram region=no
+    return hist[0];
+}

@@ -244,9 +244,15 @@ fn leaf_outputs_code(
     let mut s = String::new();
     for f in &r.fields {
         let out_name = format!("{}__{}", p.name, f.output_suffix());
+        // `std::vector<bool>` has no `data()`: a bool leaf travels as bytes of 0 and 1.
+        let store = if f.ty == "bool" {
+            "unsigned char"
+        } else {
+            f.ty.as_str()
+        };
         let _ = writeln!(
             s,
-            "    {{ std::vector<{t}> co_l((size_t)A.co_ext_{n} * {c}); for (long long e = 0; e < A.co_ext_{n}; ++e) {{ const {t}* q = (const {t}*)&A.{n}[(size_t)e].{path}; for (int k = 0; k < {c}; ++k) co_l[(size_t)e * {c} + k] = q[k]; }}
+            "    {{ std::vector<{store}> co_l((size_t)A.co_ext_{n} * {c}); for (long long e = 0; e < A.co_ext_{n}; ++e) {{ const {t}* q = (const {t}*)&A.{n}[(size_t)e].{path}; for (int k = 0; k < {c}; ++k) co_l[(size_t)e * {c} + k] = q[k]; }}
       {} }}",
             sink(&out_name, "co_l.data(), (long long)co_l.size()"),
             t = f.ty,

@@ -360,6 +360,26 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             });
         }
     }
+    // A constant from a header the analysis does not have (`i < NA + 1` with NA from a generated
+    // npbparams.h): named in upper case as macros are, read only as a counter's bound, it is a
+    // size parameter the call site passes by that name, whatever the header defines.
+    for v in req
+        .nest
+        .iter()
+        .flat_map(|i| i.lower.vars().into_iter().chain(i.upper.vars()))
+    {
+        let macro_like = v.starts_with(|c: char| c.is_ascii_uppercase())
+            && v.chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+        if macro_like
+            && !resolved.iter().any(|d| d.name == v)
+            && !req.macros.definitions.contains_key(&v)
+            && !req.facts.locals.contains(&v)
+            && !req.facts.scalar_writes.iter().any(|w| w.name == v)
+        {
+            resolved.push(VarDecl::scalar_param(&v, "long", func.start_byte()));
+        }
+    }
     // A hoisted bound is one parameter: what it reads is not the region's.
     let in_hoisted = |n: Node| {
         req.hoisted.iter().any(|h| {

@@ -42,6 +42,10 @@ pub struct ClassInfo {
     /// every `operator[]` returns `p[i]` and every `data()` returns `p`, for one field `p`. A
     /// variable of it is passed like a vector, by `data()`.
     pub element: Option<String>,
+    /// Element accessors: a method of one parameter that returns `f[i]` for that parameter `i`
+    /// and a pointer, fixed-array or `std::vector` field `f` (LULESH's `Real_t& x(Index_t i)
+    /// { return m_x[i]; }`), by method name, with that field.
+    pub elements: HashMap<String, String>,
 }
 
 /// The classes of a tree whose name is defined once, with their methods judged (knowing the
@@ -81,6 +85,8 @@ pub fn collect(
         typedefs: HashMap<String, String>,
         based: bool,
         element: Option<String>,
+        /// Fields whose elements lie one after another (pointers, fixed arrays, vectors).
+        contiguous: HashSet<String>,
     }
     let mut raws: Vec<(String, Raw)> = Vec::new();
     for (name, spec) in &found {
@@ -92,6 +98,7 @@ pub fn collect(
                 .iter()
                 .any(|c| c.kind() == "base_class_clause"),
             element: None,
+            contiguous: HashSet::new(),
         };
         let Some(body) = spec.child_by_field_name("body") else {
             continue;
@@ -113,6 +120,22 @@ pub fn collect(
                         if let Some(fname) = method_name(d, src) {
                             raw.methods.push((fname, None, ty.clone()));
                         } else if let Some(f) = declarator_name(d, src) {
+                            let squashed: String = ty.split_whitespace().collect();
+                            let vector = squashed.starts_with("std::vector<")
+                                || squashed.starts_with("vector<");
+                            let flat = match d.kind() {
+                                "pointer_declarator" => d
+                                    .child_by_field_name("declarator")
+                                    .is_some_and(|x| x.kind() == "field_identifier"),
+                                "array_declarator" => d
+                                    .child_by_field_name("declarator")
+                                    .is_some_and(|x| x.kind() == "field_identifier"),
+                                "field_identifier" => vector,
+                                _ => false,
+                            };
+                            if flat {
+                                raw.contiguous.insert(f.clone());
+                            }
                             raw.fields.insert(f);
                         }
                     }
@@ -165,6 +188,7 @@ pub fn collect(
         let mut info = ClassInfo {
             typedefs: raw.typedefs.clone(),
             element: raw.element.clone().filter(|_| !raw.based),
+            elements: element_accessors(src, &raw.methods, &raw.contiguous),
             ..ClassInfo::default()
         };
         for (m, def, ret) in &raw.methods {
@@ -293,6 +317,59 @@ fn array_element<'t>(
         }
     }
     (subscripts > 0 && datas > 0).then_some(element)
+}
+
+/// The element accessors among `methods` (`ClassInfo::elements`): every overload of the name
+/// returns `f[i]` for its one parameter `i` and one contiguous field `f`.
+fn element_accessors(
+    src: &[u8],
+    methods: &[(String, Option<Node>, String)],
+    contiguous: &HashSet<String>,
+) -> HashMap<String, String> {
+    let accessed = |def: Node| -> Option<String> {
+        let mut d = def.child_by_field_name("declarator")?;
+        while d.kind() != "function_declarator" {
+            d = d
+                .child_by_field_name("declarator")
+                .or_else(|| d.named_child(0))?;
+        }
+        let params = named_children(d.child_by_field_name("parameters")?);
+        let [param] = params.as_slice() else {
+            return None;
+        };
+        let pname = declarator_name(param.child_by_field_name("declarator")?, src)?;
+        let body = named_children(def.child_by_field_name("body")?);
+        let [ret] = body.as_slice() else {
+            return None;
+        };
+        let value = unparen(
+            ret.named_child(0)
+                .filter(|_| ret.kind() == "return_statement")?,
+        );
+        if value.kind() != "subscript_expression" {
+            return None;
+        }
+        let array = unparen(value.child_by_field_name("argument")?);
+        let field = match array.kind() {
+            "identifier" | "field_identifier" => text(array, src).to_string(),
+            "field_expression" if array.child_by_field_name("argument")?.kind() == "this" => {
+                text(array.child_by_field_name("field")?, src).to_string()
+            }
+            _ => return None,
+        };
+        let index = unparen(super::syntax::subscript_index(value)?);
+        (index.kind() == "identifier" && text(index, src) == pname && contiguous.contains(&field))
+            .then_some(field)
+    };
+    let mut out: HashMap<String, Option<String>> = HashMap::new();
+    for (name, def, _) in methods {
+        let got = def.and_then(accessed);
+        let entry = out.entry(name.clone()).or_insert(got.clone());
+        if *entry != got {
+            *entry = None;
+        }
+    }
+    out.into_iter().filter_map(|(m, f)| Some((m, f?))).collect()
 }
 
 /// The name a method declarator declares (`num_nodes`, `operator*`, the class name for a

@@ -964,6 +964,31 @@ impl Collector<'_> {
         Some((class, class.methods.get(&method)?))
     }
 
+    /// `domain.x(i)` with `x` an element accessor of `domain`'s class (`ClassInfo::elements`):
+    /// the element `domain.m_x[i]`, as (array named by the object and field, the index).
+    fn element_accessor<'n>(&self, call: Node<'n>) -> Option<(String, Node<'n>)> {
+        let call = unparen(call);
+        if call.kind() != "call_expression" {
+            return None;
+        }
+        let function = unparen(call.child_by_field_name("function")?);
+        if function
+            .child_by_field_name("operator")
+            .is_none_or(|o| text(o, self.src) != ".")
+        {
+            return None;
+        }
+        let (class, _) = self.method_of(function)?;
+        let method = self.t(function.child_by_field_name("field")?);
+        let field = class.elements.get(&method)?;
+        let args = super::syntax::named_children(call.child_by_field_name("arguments")?);
+        let [arg] = args.as_slice() else {
+            return None;
+        };
+        let object = self.t(unparen(function.child_by_field_name("argument")?));
+        Some((format!("{object}.{field}"), *arg))
+    }
+
     /// A call of a method that writes nothing, on an object the loop does not write.
     fn is_read_only_method(&self, function: Node) -> bool {
         self.method_of(unparen(function))
@@ -2298,6 +2323,9 @@ impl Collector<'_> {
                 self.scalar_write(&name, acc, false, lv);
             }
             "subscript_expression" => self.array_ref(lv, Some(kind), scan, depth),
+            "call_expression" if self.element_accessor(lv).is_some() => {
+                self.array_ref(lv, Some(kind), scan, depth)
+            }
             "field_expression" => {
                 let Some(base) = lv.child_by_field_name("argument").map(unparen) else {
                     return;
@@ -2513,7 +2541,17 @@ impl Collector<'_> {
     ) {
         let mut subs_nodes = Vec::new();
         let mut n = unparen(node);
-        while n.kind() == "subscript_expression" {
+        // An element accessor's call is its field's element (`domain.x(i)` is `domain.m_x[i]`).
+        let accessed = self.element_accessor(n);
+        if let Some((_, index)) = &accessed {
+            subs_nodes.push(*index);
+            n = unparen(
+                n.child_by_field_name("function")
+                    .and_then(|f| f.child_by_field_name("argument"))
+                    .unwrap_or(n),
+            );
+        }
+        while accessed.is_none() && n.kind() == "subscript_expression" {
             if let Some(idx) = subscript_index(n) {
                 subs_nodes.push(idx);
             }
@@ -2524,7 +2562,7 @@ impl Collector<'_> {
         }
         subs_nodes.reverse();
         let base = n;
-        let mut array = self.t(base);
+        let mut array = accessed.map_or_else(|| self.t(base), |(a, _)| a);
         let mut offset = None;
         if subs_nodes.len() == 1
             && let Some((outer, off)) = self.pointer_defs.get(&array)
@@ -2641,6 +2679,10 @@ impl Collector<'_> {
             if let Some(args) = node.child_by_field_name("arguments") {
                 self.visit(args, depth + 1);
             }
+            return;
+        }
+        if self.element_accessor(node).is_some() {
+            self.array_ref(node, None, None, depth);
             return;
         }
         let function = unparen(function);

@@ -36,6 +36,9 @@ pub struct MemberPath {
     pub written: bool,
     /// Byte ranges of its occurrences in the loop.
     pub ranges: Vec<(usize, usize)>,
+    /// For an element accessor (`domain.x(i)`, passed as `domain_x[i]`): the bytes of the
+    /// parentheses around each call's index, which become brackets.
+    pub brackets: Vec<(usize, usize)>,
     pub first_byte: usize,
 }
 
@@ -223,8 +226,10 @@ pub fn member_paths(
             && !decl_of.contains_key(name)
             && !locals.contains(name)
     };
+    let accessors = element_accessor_calls(node, src, macros, decl_of, locals, &skip);
+    let accessor_fns: HashSet<usize> = accessors.iter().map(|a| a.function.id()).collect();
     for_each_descendant(node, |n| {
-        if skip(n) {
+        if skip(n) || accessor_fns.contains(&n.id()) {
             return false;
         }
         let outermost = !n.parent().is_some_and(|p| {
@@ -368,7 +373,7 @@ pub fn member_paths(
         .map(|r| (element_array(&r.1).unwrap_or(&r.1), r.1.as_str()))
         .collect();
     for_each_descendant(node, |n| {
-        if path_node_ids.contains(&n.id()) || skip(n) {
+        if path_node_ids.contains(&n.id()) || accessor_fns.contains(&n.id()) || skip(n) {
             return false;
         }
         if n.kind() == "identifier" {
@@ -421,6 +426,7 @@ pub fn member_paths(
                     field,
                     written,
                     ranges: vec![(n.start_byte(), n.end_byte())],
+                    brackets: Vec::new(),
                     first_byte: n.start_byte(),
                 });
             }
@@ -430,10 +436,122 @@ pub fn member_paths(
                 .insert(element_array(&root).unwrap_or(&root).to_string());
         }
     }
-    scan.paths = by_param;
+    for a in accessors {
+        let param = format!("{}_{}", a.root, a.method);
+        if decl_of.contains_key(param.as_str()) || by_param.iter().any(|p| p.param == param) {
+            return Err(format!(
+                "the accessor `{}.{}` would be the parameter `{param}`, a name already used",
+                a.root, a.method
+            ));
+        }
+        scan.nodes.insert(a.function.id(), param.clone());
+        let range = (a.function.start_byte(), a.function.end_byte());
+        let parens = (a.arguments.start_byte(), a.arguments.end_byte() - 1);
+        match scan.paths.iter_mut().find(|p| p.param == param) {
+            Some(p) => {
+                p.ranges.push(range);
+                p.brackets.push(parens);
+            }
+            None => scan.paths.push(MemberPath {
+                param,
+                texts: HashSet::from([format!("{}.{}", a.root, a.field)]),
+                call_arg: format!("&{}.{}(0)", a.root, a.method),
+                field: Field {
+                    name: a.field.clone(),
+                    ty: a.elem_ty.clone(),
+                    pointer: 1,
+                    dims: Vec::new(),
+                    bitfield: false,
+                    reference: false,
+                    is_static: false,
+                },
+                written: false,
+                ranges: vec![range],
+                brackets: vec![parens],
+                first_byte: a.function.start_byte(),
+            }),
+        }
+    }
+    scan.paths.splice(0..0, by_param);
     scan.refused = failed;
     deref_paths(node, src, decl_of, locals, &mut scan);
     Ok(scan)
+}
+
+/// One call of an element accessor (`domain.x(i)`, `classes.rs` `ClassInfo::elements`).
+struct AccessorCall<'t> {
+    /// `domain.x`, the callee.
+    function: Node<'t>,
+    /// `(i)`.
+    arguments: Node<'t>,
+    root: String,
+    method: String,
+    field: String,
+    /// The element type, a builtin scalar.
+    elem_ty: String,
+}
+
+/// The element accessor calls of the loop on objects declared outside it, with one index and a
+/// scalar element; the region passes each accessor's storage as an array from its element 0.
+fn element_accessor_calls<'t>(
+    node: Node<'t>,
+    src: &[u8],
+    macros: &Macros,
+    decl_of: &HashMap<&str, &VarDecl>,
+    locals: &HashSet<String>,
+    skip: &impl Fn(Node) -> bool,
+) -> Vec<AccessorCall<'t>> {
+    let mut out = Vec::new();
+    for_each_descendant(node, |n| {
+        if skip(n) {
+            return false;
+        }
+        if n.kind() != "call_expression" {
+            return true;
+        }
+        let found = (|| {
+            let function = unparen(n.child_by_field_name("function")?);
+            let arguments = n.child_by_field_name("arguments")?;
+            if function.kind() != "field_expression"
+                || text(function.child_by_field_name("operator")?, src) != "."
+                || arguments.named_child_count() != 1
+            {
+                return None;
+            }
+            let object = unparen(function.child_by_field_name("argument")?);
+            let root = text(object, src).to_string();
+            if object.kind() != "identifier" || locals.contains(&root) {
+                return None;
+            }
+            let d = decl_of.get(root.as_str())?;
+            if d.pointer > 0 || d.array_size.is_some() || d.vector {
+                return None;
+            }
+            let (_, class) = super::classes::class_of(&d.ty, macros, None)?;
+            let method = text(function.child_by_field_name("field")?, src).to_string();
+            let field = class.elements.get(&method)?.clone();
+            let ret = class
+                .methods
+                .get(&method)?
+                .ret
+                .trim()
+                .trim_start_matches("const ");
+            let elem_ty = scalar_of(ret, macros)?;
+            Some(AccessorCall {
+                function,
+                arguments,
+                root,
+                method,
+                field,
+                elem_ty,
+            })
+        })();
+        if let Some(a) = found {
+            out.push(a);
+        }
+        true
+    });
+    out
 }
 
 /// A pointer to a pointer the loop only dereferences to subscript (`(*a)[i]` with `double** a`,
@@ -521,6 +639,7 @@ fn deref_paths(
                 },
                 written: false,
                 ranges: vec![range],
+                brackets: Vec::new(),
                 first_byte: d.start_byte,
             }),
         }

@@ -1167,6 +1167,13 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 edits.push((s, e, replacement.clone()));
             }
         }
+        // `domain.x(i)` becomes `domain_x[i]`.
+        for &(open, close) in &p.brackets {
+            if open >= body_node.start_byte() && close < body_node.end_byte() {
+                edits.push((open, open + 1, "[".into()));
+                edits.push((close, close + 1, "]".into()));
+            }
+        }
     }
     for (name, shape) in &flat_arrays {
         let via_path = paths.paths.iter().any(|p| p.param == *name);

@@ -93,3 +93,43 @@ void difference(const Chunk* chunks, int a, int b, double* out, int n) {
   for (int ii = 0; ii < n; ++ii)  // expect: kind=map region=no
     out[ii] = chunks[a].alphas[ii] - chunks[b].alphas[ii];
 }
+
+// Element accessors (LULESH's shape): `x(i)` is `m_x[i]`, so a loop writing `domain.xd(i)` writes
+// its own element; two accessors of one field are one array.
+#include <map>
+#include <vector>
+class Mesh {
+ public:
+  double& x(int idx) { return m_x[idx]; }
+  double& xd(int idx) { return m_xd[idx]; }
+  double& x_again(int idx) { return m_x[idx]; }
+  double& shifted(int idx) { return m_x[idx + 1]; }
+  double& keyed(int k) { return m_keyed[k]; }
+  int numNode() const { return m_numNode; }
+
+ private:
+  std::vector<double> m_x;
+  double* m_xd;
+  std::map<int, double> m_keyed;
+  int m_numNode;
+};
+
+void advance(Mesh& mesh, double dt) {
+  for (int i = 0; i < mesh.numNode(); ++i)  // expect: kind=map region=yes
+    mesh.x(i) += mesh.xd(i) * dt;
+}
+
+void shift_left(Mesh& mesh, int n) {
+  for (int i = 0; i < n; ++i)  // expect: kind=sequential
+    mesh.x(i) = mesh.x_again(i + 1);
+}
+
+void shift_through(Mesh& mesh, int n) {
+  for (int i = 0; i < n; ++i)  // expect: kind=sequential
+    mesh.shifted(i) = 0.0;
+}
+
+void clear_keys(Mesh& mesh, int n) {
+  for (int i = 0; i < n; ++i)  // expect: kind=sequential
+    mesh.keyed(i) = 0.0;
+}

@@ -79,6 +79,35 @@ impl Op {
     }
 
     /// `max`/`min` as the usual spellings call them.
+    /// A two-parameter macro of `src` that is a min or max: `#define MIN(a, b) ((a < b) ? a : b)`
+    /// and its mirror images, parentheses aside.
+    pub fn from_macro(src: &str, name: &str) -> Option<Op> {
+        let head = format!("#define {name}(");
+        let line = src.lines().find(|l| l.trim_start().starts_with(&head))?;
+        let rest = &line.trim_start()[head.len()..];
+        let (params, body) = rest.split_once(')')?;
+        let params: Vec<&str> = params.split(',').map(str::trim).collect();
+        let [a, b] = params.as_slice() else {
+            return None;
+        };
+        let body: String = body
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '(' && *c != ')')
+            .collect();
+        for (cmp, less) in [("<", true), ("<=", true), (">", false), (">=", false)] {
+            for (x, y) in [(a, b), (b, a)] {
+                // `x < y ? x : y` keeps the smaller; `x < y ? y : x` the larger.
+                if body == format!("{x}{cmp}{y}?{x}:{y}") {
+                    return Some(if less { Op::Min } else { Op::Max });
+                }
+                if body == format!("{x}{cmp}{y}?{y}:{x}") {
+                    return Some(if less { Op::Max } else { Op::Min });
+                }
+            }
+        }
+        None
+    }
+
     pub fn from_call(name: &str) -> Option<Op> {
         let base = name.rsplit("::").next().unwrap_or(name);
         match base {
@@ -450,7 +479,8 @@ fn update_op(p: &super::nest::Parsed, d: Node, name: &str) -> Option<Result<Op, 
                     let args = right.child_by_field_name("arguments")?;
                     let mut c = args.walk();
                     let has = args.named_children(&mut c).any(|a| is_deref_of(p, a, name));
-                    match Op::from_call(p.text(f)) {
+                    let op = Op::from_call(p.text(f)).or_else(|| Op::from_macro(p.src, p.text(f)));
+                    match op {
                         Some(op) if has => Some(Ok(op)),
                         _ => unknown(),
                     }

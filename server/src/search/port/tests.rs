@@ -569,3 +569,32 @@ fn a_declared_map_that_the_analysis_finds_sequential_has_no_port() {
     let e = port(&r).unwrap_err();
     assert!(e.reason.contains("finds the loop sequential"), "{e}");
 }
+
+#[test]
+fn a_min_or_max_macro_is_read_off_its_definition() {
+    let cases = [
+        ("#define SMALLER(a, b) ((a < b) ? a : b)", "SMALLER", "min"),
+        (
+            "#define BIGGER(a, b) (((a) > (b)) ? (a) : (b))",
+            "BIGGER",
+            "max",
+        ),
+        ("#define LARGEST(x, y) ((x < y) ? y : x)", "LARGEST", "max"),
+    ];
+    for (def, name, op) in cases {
+        let src = format!(
+            "{def}\ndouble f(int n, const double* x) {{\n    double m = x[0];\n    for (int i = 1; i < n; ++i) m = {name}(m, x[i]);\n    return m;\n}}\n"
+        );
+        let r = one(&src);
+        let p = port(&r).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(
+            p.shape.contains(&format!("{op} of `m`")),
+            "{name}: {}",
+            p.shape
+        );
+    }
+    // Not a min or a max.
+    let mix = "#define MIX(a, b) ((a < b) ? b : 2 * a)\n";
+    assert!(reduction::Op::from_macro(mix, "MIX").is_none());
+    assert!(reduction::Op::from_macro(mix, "OTHER").is_none());
+}

@@ -25,6 +25,21 @@ pub struct Field {
     pub is_static: bool,
 }
 
+impl Field {
+    /// A field of `ty` behind `pointer` levels, with no fixed dimensions or qualifiers.
+    pub fn plain(name: &str, ty: &str, pointer: usize) -> Field {
+        Field {
+            name: name.to_string(),
+            ty: ty.to_string(),
+            pointer,
+            dims: Vec::new(),
+            bitfield: false,
+            reference: false,
+            is_static: false,
+        }
+    }
+}
+
 /// One struct, class or union with a body.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Record {

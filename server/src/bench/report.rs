@@ -167,7 +167,8 @@ pub fn markdown(suite: &str, records: &[Record]) -> String {
     s.push_str(
         "pass@1: fraction of tasks whose returned kernel is correct. Speedups and roofline fraction: geometric \
          means over the correct tasks; speedup = median serial (or 16-thread OpenMP) CPU time / median kernel \
-         time at the timed size; roofline fraction = H200 roofline floor / measured kernel time.\n\n",
+         time at the timed size; roofline fraction = roofline floor / measured kernel time, the floor from the \
+         ceilings measured on this GPU's model (scripts/ceilings.cu; the H200's where none is on record).\n\n",
     );
     s.push_str("## By strategy and tier\n\n");
     s.push_str("| strategy | tier | tasks | correct | pass@1 | speedup vs serial | speedup vs OMP16 | roofline | LLM calls | tokens | wall |\n");

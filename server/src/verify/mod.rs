@@ -9,6 +9,7 @@
 //! toolchain or this machine.
 
 pub mod cache;
+pub mod ceilings;
 pub mod channel;
 pub mod compare;
 pub mod diagnostics;
@@ -32,32 +33,18 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
+pub use ceilings::Ceilings;
+
 use crate::analysis::OffloadRegion;
 
 pub use outcome::{Diagnostic, RewardForm, Timing, VerifyOutcome, judged_reward, reward};
 pub use sandbox::SandboxInfo;
 
 /// Bumped whenever the harness or the judging changes, so cached outcomes are not reused.
-const VERIFIER_VERSION: &str = "verify-4";
+const VERIFIER_VERSION: &str = "verify-5";
 
 /// Relative standard error above which a final timing is taken again, then reported as noisy.
 pub const NOISE_BOUND: f64 = 0.02;
-
-/// Roofline ceilings; the defaults were measured on the H200 (ENVIRONMENT.md).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Ceilings {
-    pub bytes_per_s: f64,
-    pub flops_per_s: f64,
-}
-
-impl Default for Ceilings {
-    fn default() -> Self {
-        Ceilings {
-            bytes_per_s: 4.3e12,
-            flops_per_s: 60.9e12,
-        }
-    }
-}
 
 #[derive(Debug, Clone)]
 pub struct VerifyConfig {
@@ -80,7 +67,8 @@ pub struct VerifyConfig {
     pub syscall_filter: bool,
     /// Seconds of timed samples after the first `min_samples`.
     pub timed_budget_s: f64,
-    pub ceilings: Ceilings,
+    /// The roofline ceilings; `None`: those measured on this GPU (`ceilings.rs`), else the H200's.
+    pub ceilings: Option<Ceilings>,
     /// Resident-set cap of the GPU harness (it gets no RLIMIT_AS; see `sandbox`).
     pub gpu_resident_cap: u64,
     /// Timing protocol of `verify` and `verify_many`.
@@ -113,7 +101,7 @@ impl Default for VerifyConfig {
             syscall_filter: std::env::var_os("CUDA_OFFLOAD_NO_SYSCALL_FILTER")
                 .is_none_or(|v| v.is_empty() || v == "0"),
             timed_budget_s: 10.0,
-            ceilings: Ceilings::default(),
+            ceilings: None,
             gpu_resident_cap: 32 << 30,
             protocol: Protocol::Full,
             screening_runs: 1,
@@ -260,6 +248,15 @@ impl Verifier {
             .ok()
             .and_then(|g| g.first())
             .map(|g| format!("{} (driver {})", g.name, g.driver))
+    }
+
+    /// The roofline ceilings of this machine's GPU: configured, else measured on a card of its
+    /// name; `None` when neither is known.
+    pub fn ceilings(&self) -> Option<Ceilings> {
+        self.cfg.ceilings.or_else(|| {
+            let gpus = self.gpus.as_ref().ok()?;
+            Ceilings::measured(&gpus.first()?.name)
+        })
     }
 
     pub fn config(&self) -> &VerifyConfig {
@@ -1179,14 +1176,17 @@ impl Verifier {
             });
         }
         let serial_ms = percentile(&mut serial, 0.5);
-        let floor_s = plan::work_at(region, &plan.timed).map(|(bytes, flops)| {
-            (bytes / self.cfg.ceilings.bytes_per_s).max(flops / self.cfg.ceilings.flops_per_s)
-        });
+        let known = self.ceilings();
+        let ceilings = known.unwrap_or_default();
+        let floor_s = plan::work_at(region, &plan.timed)
+            .map(|(bytes, flops)| (bytes / ceilings.bytes_per_s).max(flops / ceilings.flops_per_s));
         let k = Stats::of(&mut kernel);
         let e = Stats::of(&mut e2e);
         let w = percentile(&mut wall, 0.5);
         let roofline_fraction = floor_s.map(|f| f * 1e3 / k.median.max(1e-9));
-        if let Some((guard, reason)) = judge(k.median, w, roofline_fraction) {
+        // Against another card's ceilings a fraction above 1 proves nothing.
+        let guarded = roofline_fraction.filter(|_| known.is_some());
+        if let Some((guard, reason)) = judge(k.median, w, guarded) {
             return Ok(VerifyOutcome::Rejected {
                 guard: guard.into(),
                 reason,

@@ -1131,7 +1131,6 @@ impl Collector<'_> {
         Some(Poly::var(name))
     }
 
-    /// An expression as a polynomial of loop counters and loop invariants.
     /// The constant interval an integer expression lies in whatever its variables hold, from its
     /// form: a mask with a non-negative constant, shifts, sums and products of such.
     fn interval(&self, node: Node, depth: usize) -> Option<(i64, i64)> {
@@ -1175,6 +1174,7 @@ impl Collector<'_> {
         }
     }
 
+    /// An expression as a polynomial of loop counters and loop invariants.
     fn poly(&self, node: Node) -> Option<Poly> {
         self.poly_at(node, 0, false)
     }

@@ -78,7 +78,6 @@ impl Op {
         })
     }
 
-    /// `max`/`min` as the usual spellings call them.
     /// A two-parameter macro of `src` that is a min or max: `#define MIN(a, b) ((a < b) ? a : b)`
     /// and its mirror images, parentheses aside.
     pub fn from_macro(src: &str, name: &str) -> Option<Op> {
@@ -108,6 +107,7 @@ impl Op {
         None
     }
 
+    /// `max`/`min` as the usual spellings call them.
     pub fn from_call(name: &str) -> Option<Op> {
         let base = name.rsplit("::").next().unwrap_or(name);
         match base {

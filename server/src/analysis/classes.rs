@@ -124,10 +124,7 @@ pub fn collect(
                             let vector = squashed.starts_with("std::vector<")
                                 || squashed.starts_with("vector<");
                             let flat = match d.kind() {
-                                "pointer_declarator" => d
-                                    .child_by_field_name("declarator")
-                                    .is_some_and(|x| x.kind() == "field_identifier"),
-                                "array_declarator" => d
+                                "pointer_declarator" | "array_declarator" => d
                                     .child_by_field_name("declarator")
                                     .is_some_and(|x| x.kind() == "field_identifier"),
                                 "field_identifier" => vector,
@@ -245,6 +242,70 @@ pub fn collect(
     out
 }
 
+/// `object.method(index)`: a method called with `.` on a plain name, with one argument, the
+/// shape of an element accessor's call (`domain.x(i)`).
+pub struct IndexCall<'t> {
+    /// `object.method`, the callee.
+    pub function: Node<'t>,
+    /// `(index)`.
+    pub arguments: Node<'t>,
+    pub object: String,
+    pub method: String,
+    pub index: Node<'t>,
+}
+
+pub fn index_call<'t>(call: Node<'t>, src: &[u8]) -> Option<IndexCall<'t>> {
+    let call = unparen(call);
+    if call.kind() != "call_expression" {
+        return None;
+    }
+    let function = unparen(call.child_by_field_name("function")?);
+    if function.kind() != "field_expression"
+        || text(function.child_by_field_name("operator")?, src) != "."
+    {
+        return None;
+    }
+    let object = unparen(function.child_by_field_name("argument")?);
+    if object.kind() != "identifier" {
+        return None;
+    }
+    let arguments = call.child_by_field_name("arguments")?;
+    let args = named_children(arguments);
+    let [index] = args.as_slice() else {
+        return None;
+    };
+    Some(IndexCall {
+        function,
+        arguments,
+        object: text(object, src).to_string(),
+        method: text(function.child_by_field_name("field")?, src).to_string(),
+        index: *index,
+    })
+}
+
+/// The one expression a method's body returns, if returning it is all the body does.
+fn sole_return(def: Node) -> Option<Node> {
+    let body = named_children(def.child_by_field_name("body")?);
+    let [ret] = body.as_slice() else {
+        return None;
+    };
+    (ret.kind() == "return_statement")
+        .then(|| ret.named_child(0).map(unparen))
+        .flatten()
+}
+
+/// The field among `fields` that `n` names inside a method: `f` or `this->f`.
+fn own_field(n: Node, src: &[u8], fields: &HashSet<String>) -> Option<String> {
+    let name = match n.kind() {
+        "identifier" | "field_identifier" => text(n, src).to_string(),
+        "field_expression" if n.child_by_field_name("argument")?.kind() == "this" => {
+            text(n.child_by_field_name("field")?, src).to_string()
+        }
+        _ => return None,
+    };
+    fields.contains(&name).then_some(name)
+}
+
 /// The type parameter of a class template that is a flat array of it (`ClassInfo::element`).
 fn array_element<'t>(
     spec: Node<'t>,
@@ -266,26 +327,6 @@ fn array_element<'t>(
         .into_iter()
         .find(|c| c.kind() == "type_identifier")
         .map(|c| text(c, src).to_string())?;
-    // The one expression a method body returns, if that is all it does.
-    let returned = |def: Node<'t>| -> Option<Node<'t>> {
-        let body = named_children(def.child_by_field_name("body")?);
-        let [ret] = body.as_slice() else {
-            return None;
-        };
-        (ret.kind() == "return_statement")
-            .then(|| ret.named_child(0).map(unparen))
-            .flatten()
-    };
-    let field_name = |n: Node<'t>| -> Option<String> {
-        let name = match n.kind() {
-            "identifier" | "field_identifier" => text(n, src).to_string(),
-            "field_expression" if n.child_by_field_name("argument")?.kind() == "this" => {
-                text(n.child_by_field_name("field")?, src).to_string()
-            }
-            _ => return None,
-        };
-        fields.contains(&name).then_some(name)
-    };
     let mut storage: Option<String> = None;
     let mut same = |f: String| match &storage {
         Some(s) => *s == f,
@@ -301,16 +342,16 @@ fn array_element<'t>(
             "data" => "",
             _ => continue,
         };
-        let value = returned((*def)?)?;
+        let value = sole_return((*def)?)?;
         let f = if expected.is_empty() {
             datas += 1;
-            field_name(value)?
+            own_field(value, src, fields)?
         } else {
             subscripts += 1;
             if value.kind() != expected {
                 return None;
             }
-            field_name(unparen(value.named_child(0)?))?
+            own_field(unparen(value.named_child(0)?), src, fields)?
         };
         if !same(f) {
             return None;
@@ -338,28 +379,17 @@ fn element_accessors(
             return None;
         };
         let pname = declarator_name(param.child_by_field_name("declarator")?, src)?;
-        let body = named_children(def.child_by_field_name("body")?);
-        let [ret] = body.as_slice() else {
-            return None;
-        };
-        let value = unparen(
-            ret.named_child(0)
-                .filter(|_| ret.kind() == "return_statement")?,
-        );
+        let value = sole_return(def)?;
         if value.kind() != "subscript_expression" {
             return None;
         }
-        let array = unparen(value.child_by_field_name("argument")?);
-        let field = match array.kind() {
-            "identifier" | "field_identifier" => text(array, src).to_string(),
-            "field_expression" if array.child_by_field_name("argument")?.kind() == "this" => {
-                text(array.child_by_field_name("field")?, src).to_string()
-            }
-            _ => return None,
-        };
+        let field = own_field(
+            unparen(value.child_by_field_name("argument")?),
+            src,
+            contiguous,
+        )?;
         let index = unparen(super::syntax::subscript_index(value)?);
-        (index.kind() == "identifier" && text(index, src) == pname && contiguous.contains(&field))
-            .then_some(field)
+        (index.kind() == "identifier" && text(index, src) == pname).then_some(field)
     };
     let mut out: HashMap<String, Option<String>> = HashMap::new();
     for (name, def, _) in methods {

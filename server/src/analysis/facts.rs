@@ -967,26 +967,10 @@ impl Collector<'_> {
     /// `domain.x(i)` with `x` an element accessor of `domain`'s class (`ClassInfo::elements`):
     /// the element `domain.m_x[i]`, as (array named by the object and field, the index).
     fn element_accessor<'n>(&self, call: Node<'n>) -> Option<(String, Node<'n>)> {
-        let call = unparen(call);
-        if call.kind() != "call_expression" {
-            return None;
-        }
-        let function = unparen(call.child_by_field_name("function")?);
-        if function
-            .child_by_field_name("operator")
-            .is_none_or(|o| text(o, self.src) != ".")
-        {
-            return None;
-        }
-        let (class, _) = self.method_of(function)?;
-        let method = self.t(function.child_by_field_name("field")?);
-        let field = class.elements.get(&method)?;
-        let args = super::syntax::named_children(call.child_by_field_name("arguments")?);
-        let [arg] = args.as_slice() else {
-            return None;
-        };
-        let object = self.t(unparen(function.child_by_field_name("argument")?));
-        Some((format!("{object}.{field}"), *arg))
+        let c = super::classes::index_call(call, self.src)?;
+        let (class, _) = self.method_of(c.function)?;
+        let field = class.elements.get(&c.method)?;
+        Some((format!("{}.{field}", c.object), c.index))
     }
 
     /// A call of a method that writes nothing, on an object the loop does not write.

@@ -436,22 +436,28 @@ pub fn member_paths(
                 .insert(element_array(&root).unwrap_or(&root).to_string());
         }
     }
+    scan.paths = by_param;
     for a in accessors {
         let param = format!("{}_{}", a.root, a.method);
-        if decl_of.contains_key(param.as_str()) || by_param.iter().any(|p| p.param == param) {
-            return Err(format!(
+        let taken = || {
+            Err(format!(
                 "the accessor `{}.{}` would be the parameter `{param}`, a name already used",
                 a.root, a.method
-            ));
+            ))
+        };
+        if decl_of.contains_key(param.as_str()) {
+            return taken();
         }
         scan.nodes.insert(a.function.id(), param.clone());
         let range = (a.function.start_byte(), a.function.end_byte());
         let parens = (a.arguments.start_byte(), a.arguments.end_byte() - 1);
         match scan.paths.iter_mut().find(|p| p.param == param) {
-            Some(p) => {
+            // Another call of the same accessor.
+            Some(p) if !p.brackets.is_empty() => {
                 p.ranges.push(range);
                 p.brackets.push(parens);
             }
+            Some(_) => return taken(),
             None => scan.paths.push(MemberPath {
                 param,
                 texts: HashSet::from([format!("{}.{}", a.root, a.field)]),
@@ -464,7 +470,6 @@ pub fn member_paths(
             }),
         }
     }
-    scan.paths.splice(0..0, by_param);
     scan.refused = failed;
     deref_paths(node, src, decl_of, locals, &mut scan);
     Ok(scan)
@@ -502,38 +507,28 @@ fn element_accessor_calls<'t>(
             return true;
         }
         let found = (|| {
-            let function = unparen(n.child_by_field_name("function")?);
-            let arguments = n.child_by_field_name("arguments")?;
-            if function.kind() != "field_expression"
-                || text(function.child_by_field_name("operator")?, src) != "."
-                || arguments.named_child_count() != 1
-            {
+            let c = super::classes::index_call(n, src)?;
+            if locals.contains(&c.object) {
                 return None;
             }
-            let object = unparen(function.child_by_field_name("argument")?);
-            let root = text(object, src).to_string();
-            if object.kind() != "identifier" || locals.contains(&root) {
-                return None;
-            }
-            let d = decl_of.get(root.as_str())?;
+            let d = decl_of.get(c.object.as_str())?;
             if d.pointer > 0 || d.array_size.is_some() || d.vector {
                 return None;
             }
             let (_, class) = super::classes::class_of(&d.ty, macros, None)?;
-            let method = text(function.child_by_field_name("field")?, src).to_string();
-            let field = class.elements.get(&method)?.clone();
+            let field = class.elements.get(&c.method)?.clone();
             let ret = class
                 .methods
-                .get(&method)?
+                .get(&c.method)?
                 .ret
                 .trim()
                 .trim_start_matches("const ");
             let elem_ty = scalar_of(ret, macros)?;
             Some(AccessorCall {
-                function,
-                arguments,
-                root,
-                method,
+                function: c.function,
+                arguments: c.arguments,
+                root: c.object,
+                method: c.method,
                 field,
                 elem_ty,
             })

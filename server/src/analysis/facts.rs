@@ -2604,14 +2604,15 @@ impl Collector<'_> {
                     .flatten()
             })
             .collect();
-        let gathered: Vec<Option<Poly>> = subs_nodes
+        // What a subscript that is no polynomial still tells: its index values, its interval.
+        let (gathered, bounded): (Vec<_>, Vec<_>) = subs_nodes
             .iter()
             .zip(&subs)
             .map(|(n, p)| match p {
-                Some(_) => None,
-                None => self.gather_poly(*n, 0),
+                Some(_) => (None, None),
+                None => (self.gather_poly(*n, 0), self.interval(*n, 0)),
             })
-            .collect();
+            .unzip();
         for g in gathered.iter().flatten() {
             for v in g.vars() {
                 if let Some(a) = v.strip_prefix(INDEX_VALUE)
@@ -2621,14 +2622,6 @@ impl Collector<'_> {
                 }
             }
         }
-        let bounded: Vec<Option<(i64, i64)>> = subs_nodes
-            .iter()
-            .zip(&subs)
-            .map(|(n, p)| match p {
-                Some(_) => None,
-                None => self.interval(*n, 0),
-            })
-            .collect();
         let read = match &write {
             None => true,
             Some(WriteKind::Accumulate(_)) => true,

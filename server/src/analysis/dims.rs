@@ -5,23 +5,43 @@
 
 use tree_sitter::Node;
 
+use super::poly::Poly;
 use super::scope::VarDecl;
 use super::syntax::{
     Macros, for_each_descendant, parse_int_literal, subscript_index, text, unparen,
 };
 
-/// The shape of a flattened array: its first dimension (when declared) and the others' sizes.
+/// The shape of a flattened array: its first dimension (when declared) and the others' sizes,
+/// each a constant or an expression over constants of a header the file does not have
+/// (`NONZER + 1`), which the region takes as size parameters of the same names.
 #[derive(Debug, Clone)]
 pub struct FlatShape {
     pub outer: Option<String>,
-    pub inner: Vec<i64>,
+    pub inner: Vec<Poly>,
 }
 
 impl FlatShape {
     /// Elements of one row (the product of the inner dimensions).
-    pub fn row(&self) -> i64 {
-        self.inner.iter().product()
+    pub fn row(&self) -> Poly {
+        product(&self.inner).unwrap_or_default()
     }
+
+    /// The row-major offset of the element `subs` (one per dimension); `None` if one is unknown.
+    pub fn offset(&self, subs: &[Option<Poly>]) -> Option<Poly> {
+        if subs.len() != self.inner.len() + 1 {
+            return None;
+        }
+        let mut offset = Poly::constant(0);
+        for (k, s) in subs.iter().enumerate() {
+            let stride = product(&self.inner[k..])?;
+            offset = offset.add(&s.as_ref()?.mul(&stride)?)?;
+        }
+        Some(offset)
+    }
+}
+
+fn product(dims: &[Poly]) -> Option<Poly> {
+    dims.iter().try_fold(Poly::constant(1), |acc, d| acc.mul(d))
 }
 
 /// The flat shape of `d`, if it is a fixed multi-dimensional array.
@@ -30,17 +50,83 @@ pub fn flat_shape(d: &VarDecl, macros: &Macros) -> Option<FlatShape> {
     let inner = rest
         .iter()
         .map(|s| {
-            let s = s.as_deref()?.trim();
-            parse_int_literal(s)
-                .or_else(|| macros.values.get(s).copied())
-                .filter(|n| (1..=1 << 20).contains(n))
+            let p = dimension(s.as_deref()?, macros)?;
+            match p.as_constant() {
+                Some(n) => (1..=1 << 20).contains(&n).then_some(p),
+                None => Some(p),
+            }
         })
-        .collect::<Option<Vec<i64>>>()?;
+        .collect::<Option<Vec<Poly>>>()?;
     let shape = FlatShape {
         outer: first.clone().filter(|s| !s.trim().is_empty()),
         inner,
     };
-    (shape.row() <= 1 << 20).then_some(shape)
+    let small = shape.row().as_constant().is_none_or(|n| n <= 1 << 20);
+    small.then_some(shape)
+}
+
+/// A dimension as a polynomial: sums and products of literals, of macros with known values and
+/// of [`unseen_constant`]s (`NONZER + 1`, `2*NK`).
+fn dimension(s: &str, macros: &Macros) -> Option<Poly> {
+    let s = s.trim();
+    let s = match s.strip_prefix('(').and_then(|r| r.strip_suffix(')')) {
+        Some(inner) if !inner.contains(['(', ')']) => inner,
+        _ => s,
+    };
+    if s.contains(['(', ')']) {
+        return None;
+    }
+    let mut total = Poly::constant(0);
+    for (sign, term) in signed_terms(s)? {
+        let mut product = Poly::constant(sign);
+        for factor in term.split('*').map(str::trim) {
+            let f = if let Some(n) = parse_int_literal(factor) {
+                Poly::constant(n)
+            } else if let Some(n) = macros.values.get(factor) {
+                Poly::constant(*n)
+            } else if unseen_constant(factor, macros) {
+                Poly::var(factor)
+            } else {
+                return None;
+            };
+            product = product.mul(&f)?;
+        }
+        total = total.add(&product)?;
+    }
+    Some(total)
+}
+
+/// `a + b - c` as `[(1, "a"), (1, "b"), (-1, "c")]`; `None` where a term is empty.
+fn signed_terms(s: &str) -> Option<Vec<(i64, &str)>> {
+    let mut out = Vec::new();
+    let mut sign = 1;
+    let mut start = 0;
+    for (i, c) in s.char_indices() {
+        if c == '+' || c == '-' {
+            out.push((sign, s[start..i].trim()));
+            sign = if c == '-' { -1 } else { 1 };
+            start = i + 1;
+        }
+    }
+    out.push((sign, s[start..].trim()));
+    out.iter().all(|(_, t)| !t.is_empty()).then_some(out)
+}
+
+/// A name spelled as macros are (`NONZER`, `NA`) that the file does not define: a constant of a
+/// header the analysis does not have (npb's generated npbparams.h).
+pub fn unseen_constant(name: &str, macros: &Macros) -> bool {
+    name.starts_with(|c: char| c.is_ascii_uppercase())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && !macros.definitions.contains_key(name)
+}
+
+/// The header constants that the inner dimensions of `d` name.
+pub fn unseen_dimension_constants(d: &VarDecl, macros: &Macros) -> Vec<String> {
+    flat_shape(d, macros)
+        .map(|shape| shape.inner.iter().flat_map(Poly::vars).collect())
+        .unwrap_or_default()
 }
 
 /// Edits of `body` that index `name` row-major; `Err` where the array is used otherwise than

@@ -188,6 +188,8 @@ pub struct ArrayRef {
     pub operand_of_write: Option<usize>,
     /// In the header of a nested loop (its bounds), not in the computation.
     pub in_header: bool,
+    /// Where the reference starts in the source (in the expanded text for one a macro makes).
+    pub start: usize,
 }
 
 /// Marks a variable of [`ArrayRef::gathered`] as a value read from the array that follows.
@@ -825,18 +827,33 @@ impl Collector<'_> {
         }
     }
 
-    /// A scalar declared before the loop whose first statement assigns it one element of a shared
-    /// array (`j = list[i];`), assigned nowhere else in the loop and named by no earlier
+    /// A scalar declared before the loop that a statement of the loop's body, or of a loop nested
+    /// in it, assigns one element of a shared array (`j = list[i];`) or a position made of one
+    /// (`j = acol[i][k] + 1;`), assigned nowhere else in the loop and named by no earlier
     /// statement: in the iteration it is that index value, like a local declared with it.
     fn collect_index_assignments(&mut self, node: Node) {
-        let Some(body) = node.child_by_field_name("body") else {
+        self.index_assignments_in(node, node, Vec::new());
+    }
+
+    fn index_assignments_in<'n>(&mut self, node: Node<'n>, lp: Node<'n>, earlier: Vec<Node<'n>>) {
+        let Some(body) = lp.child_by_field_name("body") else {
             return;
         };
         if body.kind() != "compound_statement" {
             return;
         }
-        let mut earlier: Vec<Node> = Vec::new();
+        let mut earlier = earlier;
         for stmt in super::syntax::named_children(body) {
+            if stmt.kind() == "for_statement" {
+                // Its header runs before its body's statements.
+                let mut before = earlier.clone();
+                before.extend(
+                    ["initializer", "condition", "update"]
+                        .iter()
+                        .filter_map(|f| stmt.child_by_field_name(f)),
+                );
+                self.index_assignments_in(node, stmt, before);
+            }
             let e = stmt.named_child(0).map(unparen);
             if stmt.kind() == "expression_statement"
                 && let Some(e) = e
@@ -869,13 +886,21 @@ impl Collector<'_> {
                     }
                     true
                 });
+                // `j = acol[i][k] + 1;` is a position made of an index value, as is `j = idx[i];`.
+                let gathered = self
+                    .index_array_of(v)
+                    .map(|a| Poly::var(&index_value(&a)))
+                    .or_else(|| {
+                        self.gather_poly(v, 0)
+                            .filter(|g| g.vars().iter().any(|x| x.starts_with(INDEX_VALUE)))
+                    });
                 if !named_before
                     && assignments == 1
                     && !self.locals.contains(&name)
                     && !self.inductions.contains(&name)
-                    && let Some(a) = self.index_array_of(v)
+                    && let Some(g) = gathered
                 {
-                    self.index_locals.insert(name, Poly::var(&index_value(&a)));
+                    self.index_locals.insert(name, g);
                 }
             }
             earlier.push(stmt);
@@ -889,7 +914,12 @@ impl Collector<'_> {
         if v.kind() != "subscript_expression" {
             return None;
         }
-        let base = unparen(v.child_by_field_name("argument")?);
+        let mut base = unparen(v.child_by_field_name("argument")?);
+        // An element of a multi-dimensional index array (`acol[i][k]`): its values are that
+        // array's, which travels flat.
+        while base.kind() == "subscript_expression" {
+            base = unparen(base.child_by_field_name("argument")?);
+        }
         let name = self.t(base);
         if let Some((outer, _)) = self.pointer_defs.get(&name) {
             return Some(outer.clone());
@@ -2281,6 +2311,7 @@ impl Collector<'_> {
                         scan_operand: None,
                         operand_of_write: None,
                         in_header: self.in_header > 0,
+                        start: lv.start_byte(),
                     });
                     return;
                 }
@@ -2443,6 +2474,7 @@ impl Collector<'_> {
             scan_operand: None,
             operand_of_write: self.write_context,
             in_header: self.in_header > 0,
+            start: node.start_byte(),
         });
     }
 
@@ -2495,6 +2527,7 @@ impl Collector<'_> {
                 scan_operand: None,
                 operand_of_write: None,
                 in_header: self.in_header > 0,
+                start: node.start_byte(),
             });
             return;
         }
@@ -2640,6 +2673,7 @@ impl Collector<'_> {
             scan_operand: scan,
             operand_of_write: self.write_context,
             in_header: self.in_header > 0,
+            start: node.start_byte(),
         });
     }
 

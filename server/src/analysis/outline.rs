@@ -267,6 +267,34 @@ fn gathered_extent(
     Ok(Some(extent.to_string()))
 }
 
+/// `r` of a flattened array as one subscript, its row-major offset (the gathered form where its
+/// first subscript is read from an index array); `None` where a subscript after the first is no
+/// polynomial.
+fn flat_ref(
+    r: &super::facts::ArrayRef,
+    shape: &super::dims::FlatShape,
+) -> Option<super::facts::ArrayRef> {
+    let first_gathered = r.gathered.first().cloned().flatten();
+    let (subs, gathered) = match (&r.subs.first()?, first_gathered) {
+        (Some(_), _) => (vec![shape.offset(&r.subs)], vec![None]),
+        (None, Some(g)) => {
+            let mut subs = r.subs.clone();
+            subs[0] = Some(g);
+            (vec![None], vec![shape.offset(&subs)])
+        }
+        (None, None) => return None,
+    };
+    if subs[0].is_none() && gathered[0].is_none() {
+        return None;
+    }
+    Some(super::facts::ArrayRef {
+        subs,
+        gathered,
+        bounded: vec![None],
+        ..r.clone()
+    })
+}
+
 pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     let src = req.src;
     let func = req.func.ok_or("the loop is not inside a function")?;
@@ -363,17 +391,20 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     // A constant from a header the analysis does not have (`i < NA + 1` with NA from a generated
     // npbparams.h): named in upper case as macros are, read only as a counter's bound, it is a
     // size parameter the call site passes by that name, whatever the header defines.
+    // So is one in an array's inner dimension (`int acol[][NONZER + 1]`), which its flat extent
+    // and subscripts name.
+    let in_dims: Vec<String> = resolved
+        .iter()
+        .flat_map(|d| super::dims::unseen_dimension_constants(d, req.macros))
+        .collect();
     for v in req
         .nest
         .iter()
         .flat_map(|i| i.lower.vars().into_iter().chain(i.upper.vars()))
+        .chain(in_dims)
     {
-        let macro_like = v.starts_with(|c: char| c.is_ascii_uppercase())
-            && v.chars()
-                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
-        if macro_like
+        if super::dims::unseen_constant(&v, req.macros)
             && !resolved.iter().any(|d| d.name == v)
-            && !req.macros.definitions.contains_key(&v)
             && !req.facts.locals.contains(&v)
             && !req.facts.scalar_writes.iter().any(|w| w.name == v)
         {
@@ -567,12 +598,14 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         arrays = all.iter().map(renamed).collect();
     }
 
-    // The reads of a hoisted bound happen at the call site.
-    let squashed = |t: &str| t.split_whitespace().collect::<String>();
+    // The reads of a hoisted bound happen at the call site; the same element read in the body
+    // (`arow[i]` in `nza < arow[i]` and in `+ arow[i]`) is the region's.
     arrays.retain(|r| {
-        !req.hoisted
-            .iter()
-            .any(|h| squashed(&h.call_arg) == squashed(&r.text))
+        !req.hoisted.iter().any(|h| {
+            h.ranges
+                .iter()
+                .any(|&(s, e)| r.start >= s && r.start < e)
+        })
     });
 
     let written_scalars: HashSet<String> = req
@@ -871,46 +904,52 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         let name = &p.region.name;
         let refs: Vec<_> = arrays.iter().filter(|r| r.array == *name).collect();
         let extent = if let Some(shape) = flat_arrays.get(name) {
-            // Rows times the row's elements; rows as declared or as the first subscripts reach.
-            let rows = shape.outer.clone().or_else(|| {
-                refs.iter()
-                    .all(|r| r.subs.len() == shape.inner.len() + 1 && r.subs[0].is_some())
-                    .then(|| {
-                        extent_from_subscripts(
-                            refs.iter().filter_map(|r| r.subs[0].as_ref()),
-                            &nest,
-                        )
-                    })
-                    .flatten()
-                    .map(|e| rename_size(&e).to_string())
-            });
-            // Rows reached through index values (`p[iOff][0]` with `iOff` below `nAtoms[iBox]`).
-            let rows = match rows {
-                Some(r) => Some(r),
-                None if !refs.is_empty() => {
-                    let dims = shape.inner.len() + 1;
-                    let r = gathered_extent(&refs, dims, &nest, &decl_of, &mut ranges)?;
-                    if r.is_some() {
-                        gathered_arrays.insert(name.clone());
+            // The elements the subscripts reach at their flat offsets (`a[i][j]` at `i*C + j`),
+            // which covers a loop that runs past a row (`j < m` in rows of 4) as the region's
+            // flat indexing does; else the rows as declared.
+            let flat: Option<Vec<super::facts::ArrayRef>> =
+                refs.iter().map(|r| flat_ref(r, shape)).collect();
+            let reach = match flat {
+                Some(flat) if !flat.is_empty() => {
+                    let flat: Vec<&super::facts::ArrayRef> = flat.iter().collect();
+                    let direct = flat
+                        .iter()
+                        .map(|r| r.subs[0].as_ref())
+                        .collect::<Option<Vec<&Poly>>>()
+                        .and_then(|subs| extent_from_subscripts(subs.into_iter(), &nest));
+                    match direct {
+                        Some(e) => Some(rename_size(&e).to_string()),
+                        None => {
+                            let e = gathered_extent(&flat, 1, &nest, &decl_of, &mut ranges)?;
+                            if e.is_some() {
+                                gathered_arrays.insert(name.clone());
+                            }
+                            e
+                        }
                     }
-                    r
                 }
-                None => None,
+                _ => None,
             };
-            rows.map(|r| format!("({r})*{}", shape.row()))
+            reach.or_else(|| {
+                let row = shape.row();
+                shape.outer.as_ref().map(|o| format!("({o})*({row})"))
+            })
         } else if size_methods.contains(name.as_str()) {
             Some(format!("{name}_size"))
+        } else if let Some(e) = (!refs.is_empty()
+            && refs
+                .iter()
+                .all(|r| r.subs.len() == 1 && r.subs[0].is_some()))
+        .then(|| extent_from_subscripts(refs.iter().filter_map(|r| r.subs[0].as_ref()), &nest))
+        .flatten()
+        {
+            // What the subscripts reach, even in an array of declared size: a harness that
+            // allocated fewer (`buf[16]` written below `n`) would be written past its end.
+            Some(rename_size(&e).to_string())
         } else if let Some(n) = &p.decl.array_size {
             Some(n.clone())
         } else if p.decl.vector && p.decl.init.is_some() {
             p.decl.init.clone()
-        } else if !refs.is_empty()
-            && refs
-                .iter()
-                .all(|r| r.subs.len() == 1 && r.subs[0].is_some())
-        {
-            extent_from_subscripts(refs.iter().filter_map(|r| r.subs[0].as_ref()), &nest)
-                .map(|e| rename_size(&e).to_string())
         } else {
             None
         };

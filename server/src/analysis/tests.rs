@@ -627,12 +627,12 @@ void block(double* out) {
     assert!(!r.source.contains("*a"), "{}", r.source);
     // Fixed-size 2-D arrays travel flat, indexed row-major.
     let r = region(21).unwrap();
-    assert_eq!(by(&r, "a").extent.as_deref(), Some("(n)*4"));
+    assert_eq!(by(&r, "a").extent.as_deref(), Some("4*n"));
     assert_eq!(by(&r, "a").call_arg.as_deref(), Some("&a[0][0]"));
     assert_eq!(by(&r, "b").access, Access::Read);
     assert!(r.source.contains("a[((i) * (4) + (j))]"), "{}", r.source);
     let r = region(25).unwrap();
-    assert_eq!(by(&r, "t").extent.as_deref(), Some("(8)*3"));
+    assert_eq!(by(&r, "t").extent.as_deref(), Some("23"));
     assert_eq!(by(&r, "t").access, Access::Write);
 }
 
@@ -669,7 +669,7 @@ void own(int n, const real_t* a, real_t* out) {
     let kick = region(5).unwrap();
     let f = by(&kick, "a_f");
     assert_eq!(f.elem_type, "double");
-    assert_eq!(f.extent.as_deref(), Some("(a_n)*3"));
+    assert_eq!(f.extent.as_deref(), Some("3*a_n"));
     assert_eq!(f.call_arg.as_deref(), Some("&a->f[0][0]"));
     assert_eq!(f.access, Access::ReadWrite);
     assert_eq!(by(&kick, "a_r").access, Access::Read);
@@ -683,11 +683,11 @@ void own(int n, const real_t* a, real_t* out) {
     assert!(why.contains("an array of pointers"), "{why}");
     // Two rows read at unrelated indices: the extent covers both, whichever is larger.
     let d = region(12).unwrap();
-    assert_eq!(by(&d, "a_r").extent.as_deref(), Some("(i + j + 1)*3"));
+    assert_eq!(by(&d, "a_r").extent.as_deref(), Some("3*i + 3*j + 3"));
     assert_eq!(by(&d, "dr").extent.as_deref(), Some("3"));
     // A parameter of rows and a `const real3` (one row) as plain variables.
     let s = region(15).unwrap();
-    assert_eq!(by(&s, "p").extent.as_deref(), Some("(n)*3"));
+    assert_eq!(by(&s, "p").extent.as_deref(), Some("3*n"));
     assert_eq!(by(&s, "d").extent.as_deref(), Some("3"));
     // A loop declaring a `real3` of its own: a map, carrying both typedefs in dependency order.
     let o = region(18).unwrap();
@@ -1147,4 +1147,70 @@ void skip(int nb, const int* count, double* p, const double* f, double dt) {
     let why = region(8).unwrap_err().to_string();
     assert!(why.contains("`o` is a counter of an inner loop"), "{why}");
     compile_regions(&[("advance".into(), r)]);
+}
+
+/// A harness allocates what the subscripts reach, not what the array was declared with: a loop
+/// that runs past a declared size (`buf[16]` written below `n`, rows of 4 walked below `m`) would
+/// otherwise be written past its end under test. A dimension may name a constant of a header the
+/// file lacks (`NONZER`), which becomes a size; a value of a 2-D index array read in an inner loop
+/// is a position of the array it indexes.
+#[test]
+fn extents_cover_what_the_subscripts_reach() {
+    let src = "\
+double buf[16];
+void fill(int n) {
+    for (int i = 0; i < n; i++) buf[i] = i;
+}
+void rows(double a[][4], int n, int m) {
+    for (int i = 0; i < n; i++) for (int j = 0; j < m; j++) a[i][j] = i + j;
+}
+void whole_rows(double a[][4], int n) {
+    for (int i = 0; i < n; i++) for (int j = 0; j < 4; j++) a[i][j] = i + j;
+}
+void pack(int acol[][NONZER + 1], const int* ivc, int iouter, int nzv) {
+    int k;
+    for (k = 0; k < nzv; k++) acol[iouter][k] = ivc[k] - 1;
+}
+void count(int n, int* rowstr, const int* arow, int acol[][NONZER + 1]) {
+    int j, nza;
+    for (int i = 0; i < n; i++) {
+        for (nza = 0; nza < arow[i]; nza++) {
+            j = acol[i][nza] + 1;
+            rowstr[j] = rowstr[j] + arow[i];
+        }
+    }
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default())
+            .map(|(_, r)| r)
+            .unwrap_or_else(|e| panic!("line {line}: {e}"))
+    };
+    let extent = |r: &OffloadRegion, n: &str| {
+        r.params
+            .iter()
+            .find(|p| p.name == n)
+            .and_then(|p| p.extent.clone())
+            .unwrap_or_else(|| panic!("no extent for {n} in {:?}", r.params))
+    };
+    let size = |r: &OffloadRegion, n: &str| r.params.iter().any(|p| p.name == n && p.is_size);
+    assert_eq!(extent(&region(3), "buf"), "n");
+    assert_eq!(extent(&region(6), "a"), "m + 4*n");
+    assert_eq!(extent(&region(9), "a"), "4*n");
+    let pack = region(13);
+    assert_eq!(extent(&pack, "acol"), "NONZER*iouter + iouter + nzv");
+    assert!(size(&pack, "NONZER"), "{:?}", pack.params);
+    assert!(
+        pack.source.contains("acol[((iouter) * (NONZER + 1) + (k))]"),
+        "{}",
+        pack.source
+    );
+    let count = region(17);
+    assert_eq!(extent(&count, "rowstr"), "acol_range + 1");
+    assert!(size(&count, "acol_range") && size(&count, "arow_range"));
+    // The inner loop alone: its bound `arow[i]` is read once where the loop was, and the same
+    // element read in the body is still the region's.
+    let inner = region(18);
+    assert_eq!(extent(&inner, "arow"), "i + 1");
+    assert_eq!(extent(&inner, "acol"), "NONZER*i + i + nza_end");
 }

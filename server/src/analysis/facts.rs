@@ -179,6 +179,10 @@ pub struct ArrayRef {
     /// Per subscript that is not a polynomial: the constant interval its form keeps it in, where
     /// there is one (`freq & 0xFF` is in 0..=255, `256 + (x >> 8 & 0xFF)` in 256..=511).
     pub bounded: Vec<Option<(i64, i64)>>,
+    /// Per subscript that is not a polynomial: the polynomials it is one of, where it names
+    /// scalars that [`LoopFacts`] found assigned one of a few positions (`FTNREF2D(j, donor, ..)`
+    /// with `donor` either `k - 1` or `k`).
+    pub choices: Vec<Option<Vec<Poly>>>,
     pub write: Option<WriteKind>,
     pub read: bool,
     pub line: usize,
@@ -341,6 +345,7 @@ impl<'a> Extractor<'a> {
             locals: pre.locals,
             local_defs: HashMap::new(),
             index_locals: HashMap::new(),
+            alternatives: HashMap::new(),
             range_elem: None,
             facts: LoopFacts {
                 form,
@@ -395,6 +400,7 @@ impl<'a> Extractor<'a> {
         }
         c.collect_local_defs(node);
         c.collect_index_assignments(node);
+        c.collect_alternatives(node);
         let body = node.child_by_field_name("body");
         match form {
             LoopForm::For => {
@@ -745,6 +751,9 @@ struct Collector<'a> {
     /// Locals declared with one element of a shared array, or a polynomial of such values, and
     /// never reassigned (`j` in `const int j = neighs[k]`): their value as in [`ArrayRef::gathered`].
     index_locals: HashMap<String, Poly>,
+    /// Scalars that one of a few positions is assigned to in the branches of an `if` (CloverLeaf's
+    /// `donor` is `k - 1` or `k`): those positions, for [`ArrayRef::choices`].
+    alternatives: HashMap<String, Vec<Poly>>,
     range_elem: Option<(String, String)>,
     facts: LoopFacts,
     loop_nesting: usize,
@@ -827,6 +836,261 @@ impl Collector<'_> {
         }
     }
 
+    /// How many assignments and increments of the scalar `name` `scope` holds.
+    fn assignments_of(&self, scope: Node, name: &str) -> usize {
+        let mut count = 0;
+        for_each_descendant(scope, |n| {
+            let target = match n.kind() {
+                "assignment_expression" => n.child_by_field_name("left"),
+                "update_expression" => n.child_by_field_name("argument"),
+                _ => None,
+            };
+            if target
+                .is_some_and(|t| unparen(t).kind() == "identifier" && self.t(unparen(t)) == name)
+            {
+                count += 1;
+            }
+            true
+        });
+        count
+    }
+
+    /// A scalar declared before the loop that every branch of an `if` of the loop's body assigns
+    /// a position (`donor = k - 1;` or `donor = k;`, `upwind = MIN(k + 1, y_max + 2)`), that no
+    /// earlier statement names and nothing else assigns: from there on it is one of those
+    /// positions, whichever branch ran.
+    fn collect_alternatives(&mut self, node: Node) {
+        self.alternatives_in(node, node, Vec::new());
+    }
+
+    fn alternatives_in<'n>(&mut self, node: Node<'n>, lp: Node<'n>, earlier: Vec<Node<'n>>) {
+        let Some(body) = lp.child_by_field_name("body") else {
+            return;
+        };
+        if body.kind() != "compound_statement" {
+            return;
+        }
+        let mut earlier = earlier;
+        for stmt in super::syntax::named_children(body) {
+            if stmt.kind() == "for_statement" {
+                let mut before = earlier.clone();
+                before.extend(loop_header(stmt));
+                self.alternatives_in(node, stmt, before);
+            }
+            if stmt.kind() == "if_statement"
+                && let Some(found) = self.branch_positions(stmt)
+            {
+                for (name, values) in found {
+                    let named_before = earlier
+                        .iter()
+                        .any(|n| super::syntax::mentions_word(&self.t(*n), &name));
+                    let only_there =
+                        self.assignments_of(node, &name) == self.assignments_of(stmt, &name);
+                    if !named_before
+                        && only_there
+                        && !self.locals.contains(&name)
+                        && !self.inductions.contains(&name)
+                    {
+                        self.alternatives.insert(name, values);
+                    }
+                }
+            }
+            earlier.push(stmt);
+        }
+    }
+
+    /// The scalars every branch of `if_stmt` (an `else if` chain ending in `else`) assigns a
+    /// position, with the positions of all branches.
+    fn branch_positions(&self, if_stmt: Node) -> Option<HashMap<String, Vec<Poly>>> {
+        let then = self.assigned_positions(if_stmt.child_by_field_name("consequence")?)?;
+        let alternative = if_stmt.child_by_field_name("alternative")?;
+        let otherwise = unparen(alternative.named_child(0)?);
+        let otherwise = if otherwise.kind() == "if_statement" {
+            self.branch_positions(otherwise)?
+        } else {
+            self.assigned_positions(otherwise)?
+        };
+        let mut both = HashMap::new();
+        for (name, mut values) in then {
+            let Some(more) = otherwise.get(&name) else {
+                continue;
+            };
+            for v in more {
+                if !values.contains(v) {
+                    values.push(v.clone());
+                }
+            }
+            both.insert(name, values);
+        }
+        Some(both)
+    }
+
+    /// The scalars a branch assigns positions at its top level (`upwind = k - 2; dif = donor;`,
+    /// later ones through earlier ones), less any it also assigns otherwise.
+    fn assigned_positions(&self, branch: Node) -> Option<HashMap<String, Vec<Poly>>> {
+        let stmts = if branch.kind() == "compound_statement" {
+            super::syntax::named_children(branch)
+        } else {
+            vec![branch]
+        };
+        let mut env: HashMap<String, Vec<Poly>> = HashMap::new();
+        let mut spoilt: HashSet<String> = HashSet::new();
+        for st in stmts {
+            let e = st.named_child(0).map(unparen);
+            if st.kind() == "expression_statement"
+                && let Some(e) = e
+                && e.kind() == "assignment_expression"
+                && e.child_by_field_name("operator")
+                    .is_some_and(|o| self.t(o) == "=")
+                && let (Some(l), Some(r)) = (
+                    e.child_by_field_name("left").map(unparen),
+                    e.child_by_field_name("right"),
+                )
+                && l.kind() == "identifier"
+            {
+                let name = self.t(l);
+                match self.positions(r, &env, 0) {
+                    Some(values) => {
+                        env.insert(name, values);
+                    }
+                    None => {
+                        spoilt.insert(name);
+                    }
+                }
+                continue;
+            }
+            for_each_descendant(st, |n| {
+                let target = match n.kind() {
+                    "assignment_expression" => n.child_by_field_name("left"),
+                    "update_expression" => n.child_by_field_name("argument"),
+                    _ => None,
+                };
+                if let Some(t) = target.map(unparen) {
+                    spoilt.insert(self.t(t));
+                }
+                true
+            });
+        }
+        env.retain(|name, _| !spoilt.contains(name));
+        Some(env)
+    }
+
+    /// The polynomials `node` may be: one where it is a polynomial, one per alternative of a
+    /// scalar it names (from `env`, else [`Self::alternatives`]), either operand of a min or max,
+    /// either branch of `?:`.
+    /// At most 16.
+    fn positions(
+        &self,
+        node: Node,
+        env: &HashMap<String, Vec<Poly>>,
+        depth: usize,
+    ) -> Option<Vec<Poly>> {
+        const MAX_POSITIONS: usize = 16;
+        if depth > MAX_EXPR_DEPTH {
+            return None;
+        }
+        let node = unparen(node);
+        match node.kind() {
+            "identifier" => {
+                let name = self.t(node);
+                if let Some(v) = env.get(&name).or_else(|| self.alternatives.get(&name)) {
+                    return Some(v.clone());
+                }
+            }
+            // An index macro (`FTNREF2D(j, donor, ...)`) at each of its arguments' positions.
+            "call_expression" if self.index_macro(node).is_some() => {
+                let (arity, body) = self.index_macro(node)?;
+                let args = super::syntax::named_children(node.child_by_field_name("arguments")?);
+                if args.len() != *arity {
+                    return None;
+                }
+                let mut out = vec![body.clone()];
+                for v in body.vars() {
+                    let by = match v.strip_prefix('$') {
+                        Some(k) => {
+                            self.positions(*args.get(k.parse::<usize>().ok()?)?, env, depth + 1)?
+                        }
+                        None => vec![self.sym(&v)?],
+                    };
+                    let mut next: Vec<Poly> = Vec::new();
+                    for p in &out {
+                        for b in &by {
+                            let q = p.substitute(&v, b)?;
+                            if !next.contains(&q) {
+                                next.push(q);
+                            }
+                        }
+                    }
+                    if next.len() > MAX_POSITIONS {
+                        return None;
+                    }
+                    out = next;
+                }
+                return Some(out);
+            }
+            "call_expression" => {
+                let f = self.t(node.child_by_field_name("function")?);
+                let base = f.trim_start_matches("std::");
+                let is_minmax = match self.macros.definitions.get(base) {
+                    Some(def) => minmax_macro(def).is_some(),
+                    None => matches!(base, "max" | "min" | "MAX" | "MIN"),
+                };
+                if is_minmax {
+                    let args =
+                        super::syntax::named_children(node.child_by_field_name("arguments")?);
+                    let [a, b] = args.as_slice() else {
+                        return None;
+                    };
+                    let mut out = self.positions(*a, env, depth + 1)?;
+                    for p in self.positions(*b, env, depth + 1)? {
+                        if !out.contains(&p) {
+                            out.push(p);
+                        }
+                    }
+                    return (out.len() <= MAX_POSITIONS).then_some(out);
+                }
+                return None;
+            }
+            // Either branch's value (a min or max macro, expanded).
+            "conditional_expression" => {
+                let mut out =
+                    self.positions(node.child_by_field_name("consequence")?, env, depth + 1)?;
+                for p in self.positions(node.child_by_field_name("alternative")?, env, depth + 1)? {
+                    if !out.contains(&p) {
+                        out.push(p);
+                    }
+                }
+                return (out.len() <= MAX_POSITIONS).then_some(out);
+            }
+            "binary_expression" => {
+                let op = self.t(node.child_by_field_name("operator")?);
+                if matches!(op.as_str(), "+" | "-" | "*") {
+                    let l = self.positions(node.child_by_field_name("left")?, env, depth + 1)?;
+                    let r = self.positions(node.child_by_field_name("right")?, env, depth + 1)?;
+                    if l.len() * r.len() > MAX_POSITIONS {
+                        return None;
+                    }
+                    let mut out = Vec::new();
+                    for a in &l {
+                        for b in &r {
+                            let p = match op.as_str() {
+                                "+" => a.add(b)?,
+                                "-" => a.sub(b)?,
+                                _ => a.mul(b)?,
+                            };
+                            if !out.contains(&p) {
+                                out.push(p);
+                            }
+                        }
+                    }
+                    return Some(out);
+                }
+            }
+            _ => {}
+        }
+        self.poly(node).map(|p| vec![p])
+    }
+
     /// A scalar declared before the loop that a statement of the loop's body, or of a loop nested
     /// in it, assigns one element of a shared array (`j = list[i];`) or a position made of one
     /// (`j = acol[i][k] + 1;`), assigned nowhere else in the loop and named by no earlier
@@ -845,13 +1109,8 @@ impl Collector<'_> {
         let mut earlier = earlier;
         for stmt in super::syntax::named_children(body) {
             if stmt.kind() == "for_statement" {
-                // Its header runs before its body's statements.
                 let mut before = earlier.clone();
-                before.extend(
-                    ["initializer", "condition", "update"]
-                        .iter()
-                        .filter_map(|f| stmt.child_by_field_name(f)),
-                );
+                before.extend(loop_header(stmt));
                 self.index_assignments_in(node, stmt, before);
             }
             let e = stmt.named_child(0).map(unparen);
@@ -872,20 +1131,7 @@ impl Collector<'_> {
                 let named_before = earlier
                     .iter()
                     .any(|n| super::syntax::mentions_word(&self.t(*n), &name));
-                let mut assignments = 0;
-                for_each_descendant(node, |n| {
-                    let target = match n.kind() {
-                        "assignment_expression" => n.child_by_field_name("left"),
-                        "update_expression" => n.child_by_field_name("argument"),
-                        _ => None,
-                    };
-                    if target.is_some_and(|t| {
-                        unparen(t).kind() == "identifier" && self.t(unparen(t)) == name
-                    }) {
-                        assignments += 1;
-                    }
-                    true
-                });
+                let assignments = self.assignments_of(node, &name);
                 // `j = acol[i][k] + 1;` is a position made of an index value, as is `j = idx[i];`.
                 let gathered = self
                     .index_array_of(v)
@@ -2305,6 +2551,7 @@ impl Collector<'_> {
                         index_arrays: Vec::new(),
                         gathered: Vec::new(),
                         bounded: Vec::new(),
+                        choices: Vec::new(),
                         read: matches!(kind, WriteKind::Accumulate(_)),
                         write: Some(kind),
                         line: line_of(lv),
@@ -2468,6 +2715,7 @@ impl Collector<'_> {
             index_arrays: Vec::new(),
             gathered: Vec::new(),
             bounded: Vec::new(),
+            choices: Vec::new(),
             write,
             read,
             line: line_of(node),
@@ -2521,6 +2769,7 @@ impl Collector<'_> {
                 index_arrays: Vec::new(),
                 gathered: Vec::new(),
                 bounded: Vec::new(),
+                choices: Vec::new(),
                 write: None,
                 read: true,
                 line: line_of(node),
@@ -2646,6 +2895,15 @@ impl Collector<'_> {
                 None => (self.gather_poly(*n, 0), self.interval(*n, 0)),
             })
             .unzip();
+        let choices: Vec<Option<Vec<Poly>>> = subs_nodes
+            .iter()
+            .zip(&subs)
+            .map(|(n, p)| match p {
+                Some(_) => None,
+                None if self.alternatives.is_empty() => None,
+                None => self.positions(*n, &HashMap::new(), 0),
+            })
+            .collect();
         for g in gathered.iter().flatten() {
             for v in g.vars() {
                 if let Some(a) = v.strip_prefix(INDEX_VALUE)
@@ -2667,6 +2925,7 @@ impl Collector<'_> {
             index_arrays,
             gathered,
             bounded,
+            choices,
             write,
             read,
             line: line_of(node),
@@ -2848,6 +3107,14 @@ fn minmax_macro(def: &str) -> Option<&'static str> {
         "$a>$b?$a:$b" | "$a>=$b?$a:$b" | "$a<$b?$b:$a" | "$a<=$b?$b:$a" => Some("max"),
         _ => None,
     }
+}
+
+/// The parts of a `for` statement that run before its body does.
+fn loop_header(stmt: Node) -> Vec<Node> {
+    ["initializer", "condition", "update"]
+        .iter()
+        .filter_map(|f| stmt.child_by_field_name(f))
+        .collect()
 }
 
 /// The operands of a (nested) comma expression, left to right.

@@ -267,6 +267,24 @@ fn gathered_extent(
     Ok(Some(extent.to_string()))
 }
 
+/// Every polynomial the one-subscript references `refs` may take (each alternative of a
+/// subscript that is one of a few, [`super::facts::ArrayRef::choices`]); `None` if there are no
+/// references or one is neither.
+fn subscript_polys<'a>(refs: &[&'a super::facts::ArrayRef]) -> Option<Vec<&'a Poly>> {
+    let mut out = Vec::new();
+    for r in refs {
+        if r.subs.len() != 1 {
+            return None;
+        }
+        match (&r.subs[0], r.choices.first().and_then(Option::as_ref)) {
+            (Some(p), _) => out.push(p),
+            (None, Some(c)) => out.extend(c),
+            (None, None) => return None,
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 /// `r` of a flattened array as one subscript, its row-major offset (the gathered form where its
 /// first subscript is read from an index array); `None` where a subscript after the first is no
 /// polynomial.
@@ -601,11 +619,9 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     // The reads of a hoisted bound happen at the call site; the same element read in the body
     // (`arow[i]` in `nza < arow[i]` and in `+ arow[i]`) is the region's.
     arrays.retain(|r| {
-        !req.hoisted.iter().any(|h| {
-            h.ranges
-                .iter()
-                .any(|&(s, e)| r.start >= s && r.start < e)
-        })
+        !req.hoisted
+            .iter()
+            .any(|h| h.ranges.iter().any(|&(s, e)| r.start >= s && r.start < e))
     });
 
     let written_scalars: HashSet<String> = req
@@ -936,12 +952,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             })
         } else if size_methods.contains(name.as_str()) {
             Some(format!("{name}_size"))
-        } else if let Some(e) = (!refs.is_empty()
-            && refs
-                .iter()
-                .all(|r| r.subs.len() == 1 && r.subs[0].is_some()))
-        .then(|| extent_from_subscripts(refs.iter().filter_map(|r| r.subs[0].as_ref()), &nest))
-        .flatten()
+        } else if let Some(e) =
+            subscript_polys(&refs).and_then(|subs| extent_from_subscripts(subs.into_iter(), &nest))
         {
             // What the subscripts reach, even in an array of declared size: a harness that
             // allocated fewer (`buf[16]` written below `n`) would be written past its end.
@@ -1006,7 +1018,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                     .is_some_and(|(lo, hi)| {
                         lo >= 0 && constant_value(&extent).is_some_and(|n| hi < n)
                     });
-            if indirect && r.index_arrays.is_empty() && !kept_inside {
+            let chosen = r.subs.len() == 1 && r.choices.first().is_some_and(Option::is_some);
+            if indirect && r.index_arrays.is_empty() && !kept_inside && !chosen {
                 return Err(format!(
                     "cannot bound the data-dependent subscript of `{}` (line {})",
                     r.text, r.line

@@ -1201,7 +1201,8 @@ void count(int n, int* rowstr, const int* arow, int acol[][NONZER + 1]) {
     assert_eq!(extent(&pack, "acol"), "NONZER*iouter + iouter + nzv");
     assert!(size(&pack, "NONZER"), "{:?}", pack.params);
     assert!(
-        pack.source.contains("acol[((iouter) * (NONZER + 1) + (k))]"),
+        pack.source
+            .contains("acol[((iouter) * (NONZER + 1) + (k))]"),
         "{}",
         pack.source
     );
@@ -1213,4 +1214,44 @@ void count(int n, int* rowstr, const int* arow, int acol[][NONZER + 1]) {
     let inner = region(18);
     assert_eq!(extent(&inner, "arow"), "i + 1");
     assert_eq!(extent(&inner, "acol"), "NONZER*i + i + nza_end");
+}
+
+/// An upwind scheme's cell (`donor` is `k - 1` or `k`, `upwind` `k - 2` or `MIN(k + 1, n + 1)`,
+/// chosen per element by the flux's sign): each subscript through them is one of a few positions,
+/// and the arrays hold the furthest. A scalar assigned otherwise as well keeps the loop refused.
+#[test]
+fn branch_chosen_positions_bound_extents() {
+    let src = "\
+#define MIN(a, b) ((a) >= (b) ? (b) : (a))
+#define AT(i, j, s) ((s) * (j) + (i))
+void adv(int n, int m, const double* flux, const double* pre, double* out) {
+    int j, k, donor, upwind, dif;
+    for (k = 2; k < n; k++) {
+        for (j = 0; j < m; j++) {
+            if (flux[k*m+j] > 0.0) { upwind = k - 2; donor = k - 1; dif = donor; }
+            else { upwind = MIN(k + 1, n + 1); donor = k; dif = upwind; }
+            out[AT(j, k, m)] = flux[AT(j, k, m)] / pre[AT(j, donor, m)] + pre[dif*m + j] + pre[upwind*m + j];
+        }
+    }
+}
+void adv2(int n, int m, const double* flux, const double* pre, double* out) {
+    int j, k, donor;
+    for (k = 2; k < n; k++) {
+        for (j = 0; j < m; j++) {
+            if (flux[k*m+j] > 0.0) { donor = k - 1; } else { donor = k; }
+            if (flux[k*m+j] > 1.0) donor = donor * 2;
+            out[k*m + j] = pre[donor*m + j];
+        }
+    }
+}
+";
+    let region = |line: usize| {
+        outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default()).map(|(_, r)| r)
+    };
+    let r = region(5).unwrap();
+    let pre = r.params.iter().find(|p| p.name == "pre").unwrap();
+    // `upwind` reaches row n + 1: (n + 1)*m + m - 1, plus one.
+    assert_eq!(pre.extent.as_deref(), Some("m*n + 2*m"));
+    let err = region(15).unwrap_err();
+    assert!(err.to_string().contains("`pre`"), "{err}");
 }

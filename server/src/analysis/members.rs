@@ -232,11 +232,14 @@ pub fn member_paths(
         if skip(n) || accessor_fns.contains(&n.id()) {
             return false;
         }
-        let outermost = !n.parent().is_some_and(|p| {
-            p.kind() == "field_expression"
-                && p.child_by_field_name("argument").map(|a| a.id()) == Some(n.id())
-        });
-        if n.kind() == "field_expression" && outermost {
+        // (`parent()` walks down from the file's root: asked only of the nodes it matters for.)
+        let outermost = || {
+            !n.parent().is_some_and(|p| {
+                p.kind() == "field_expression"
+                    && p.child_by_field_name("argument").map(|a| a.id()) == Some(n.id())
+            })
+        };
+        if n.kind() == "field_expression" && outermost() {
             if let Some((root, segs)) = chain_of(n, src) {
                 if let Some((array, index)) = element_root(root, src) {
                     let invariant = !locals.contains(&index)

@@ -301,13 +301,34 @@ fn unit_reports(
     scopes: &mut Scopes,
     outline: bool,
 ) -> Vec<LoopReport> {
-    let known = known_values(unit, src, macros);
+    let shared = UnitShared::of(unit, src, macros);
     (0..infos.len())
         .map(|idx| {
             let decls = scopes.visible_at(&infos[idx], src);
-            report_for(idx, infos, src, macros, &known, &decls, outline)
+            report_for(idx, infos, src, macros, &shared, &decls, outline)
         })
         .collect()
+}
+
+/// What the loops of one unit share: the values its constants are known to have, and the file's
+/// globals (read once per unit: walking the file's top level once per loop was a measurable part
+/// of a keystroke in a large file).
+struct UnitShared {
+    known: HashMap<String, f64>,
+    globals: Vec<scope::VarDecl>,
+}
+
+impl UnitShared {
+    fn of(unit: Node, src: &[u8], macros: &Macros) -> Self {
+        let mut root = unit;
+        while let Some(p) = root.parent() {
+            root = p;
+        }
+        UnitShared {
+            known: known_values(unit, src, macros),
+            globals: scope::file_globals(root, src),
+        }
+    }
 }
 
 /// The variables of each function of a unit, read once.
@@ -487,9 +508,10 @@ fn outline_loop(
     infos: &[LoopInfo],
     src: &[u8],
     macros: &Macros,
-    known: &HashMap<String, f64>,
+    shared: &UnitShared,
     decls: &[scope::VarDecl],
 ) -> Result<OffloadRegion, String> {
+    let known = &shared.known;
     let mut work = nest_estimate(idx, infos, known, decls).map(|(_, w)| w);
     // A bound read from data but invariant in the loop is evaluated once, at the call site.
     let mut hoisted = Vec::new();
@@ -530,6 +552,7 @@ fn outline_loop(
         end_line: end_line_of(info.node),
         work,
         hoisted: &hoisted,
+        globals: &shared.globals,
     };
     outline::outline(&req)
 }
@@ -610,8 +633,8 @@ fn outline_in_tree(
         .position(|l| std::ptr::eq(l, target))
         .ok_or(OutlineError::NoLoop(line))?;
     let decls = scopes.visible_at(&infos[idx], src);
-    let known = known_values(unit, src, macros);
-    outline_loop(idx, &infos, src, macros, &known, &decls)
+    let shared = UnitShared::of(unit, src, macros);
+    outline_loop(idx, &infos, src, macros, &shared, &decls)
         .map(|region| (target.clone(), region))
         .map_err(|why| OutlineError::NotOutlined {
             line: target.line,
@@ -936,10 +959,11 @@ fn report_for(
     infos: &[LoopInfo],
     src: &[u8],
     macros: &Macros,
-    known: &HashMap<String, f64>,
+    shared: &UnitShared,
     decls: &[scope::VarDecl],
     outline: bool,
 ) -> LoopReport {
+    let known = &shared.known;
     let info = &infos[idx];
     let f = &info.facts;
     let kind = info.verdict.kind;
@@ -1000,7 +1024,7 @@ fn report_for(
                 line_of(infos[a].node)
             ));
         } else if outline {
-            match outline_loop(idx, infos, src, macros, known, decls) {
+            match outline_loop(idx, infos, src, macros, shared, decls) {
                 Ok(r) => region = Some(r),
                 Err(why) => region_note = Some(format!("not outlined: {why}")),
             }

@@ -32,6 +32,8 @@ pub struct OutlineRequest<'a, 't> {
     pub work: WorkEstimate,
     /// Bounds of the loop evaluated once at the call site (invariant_bounds.rs).
     pub hoisted: &'a [super::invariant_bounds::HoistedBound],
+    /// The file's globals (`scope::file_globals`), which a region takes as parameters.
+    pub globals: &'a [VarDecl],
 }
 
 /// The greatest value of `p` over the iteration space (`None` when it cannot be bounded).
@@ -393,11 +395,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     for (name, ty) in &value_params {
         resolved.push(VarDecl::scalar_param(name, ty, func.start_byte()));
     }
-    let mut root = func;
-    while let Some(p) = root.parent() {
-        root = p;
-    }
-    for g in super::scope::file_globals(root, src) {
+    for g in req.globals.iter().cloned() {
         if !resolved.iter().any(|d| d.name == g.name) {
             let ty = req.macros.type_aliases.get(&g.ty).cloned();
             resolved.push(VarDecl {
@@ -1398,7 +1396,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
         ));
     }
     // `max(a, b)` in a file that says `using namespace std;` means `std::max`.
-    if uses_std_unqualified(req, root) {
+    if uses_std_unqualified(req) {
         source.push_str("using namespace std;\n");
     }
     source.push_str(&signature);
@@ -1526,13 +1524,20 @@ fn constant_value(expr: &str) -> Option<i64> {
 
 /// The loop calls a standard algorithm by its bare name (`max`, `swap`) and the file brings `std`
 /// into scope with a using-directive at file scope.
-fn uses_std_unqualified(req: &OutlineRequest, root: Node) -> bool {
+fn uses_std_unqualified(req: &OutlineRequest) -> bool {
     const BARE: [&str; 4] = ["max", "min", "swap", "clamp"];
+    let root = || {
+        let mut root = req.node;
+        while let Some(p) = root.parent() {
+            root = p;
+        }
+        root
+    };
     req.facts
         .calls
         .iter()
         .any(|(c, _)| BARE.contains(&c.as_str()))
-        && named_children(root).iter().any(|n| {
+        && named_children(root()).iter().any(|n| {
             n.kind() == "using_declaration"
                 && n.start_byte() < req.func.map_or(0, |f| f.start_byte())
                 && text(*n, req.src).split_whitespace().collect::<Vec<_>>()

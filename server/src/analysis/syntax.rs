@@ -600,14 +600,6 @@ fn has_side_effect_tokens(body: &str) -> bool {
 /// `None` when there is none.
 pub fn blank_statement_macros(src: &[u8]) -> Option<Vec<u8>> {
     let text = std::str::from_utf8(src).ok()?;
-    let lines: Vec<(usize, &str)> = text
-        .split_inclusive('\n')
-        .scan(0, |at, l| {
-            let start = *at;
-            *at += l.len();
-            Some((start, l))
-        })
-        .collect();
     let is_macro_line = |l: &str| {
         let t = l.trim();
         t.len() > 2
@@ -616,32 +608,35 @@ pub fn blank_statement_macros(src: &[u8]) -> Option<Vec<u8>> {
                 .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
     };
     let mut out: Option<Vec<u8>> = None;
-    for (k, (start, line)) in lines.iter().enumerate() {
-        if !is_macro_line(line) {
-            continue;
-        }
-        let prev = lines[..k].iter().rev().map(|(_, l)| l.trim()).find(|l| {
-            !l.is_empty() && !l.starts_with("//") && !l.starts_with("/*") && !l.starts_with('*')
-        });
-        let next = lines[k + 1..]
-            .iter()
-            .map(|(_, l)| l.trim())
-            .find(|l| !l.is_empty());
-        let after_statement =
-            prev.is_none_or(|p| p.ends_with([';', '{', '}']) || p.starts_with('#'));
-        let before_statement = next.is_some_and(|n| {
-            ["for", "while", "do", "if", "{"].iter().any(|k| {
-                n.strip_prefix(k)
-                    .is_some_and(|rest| *k == "{" || rest.starts_with([' ', '(', '{', '\t']))
-            })
-        });
-        if after_statement && before_statement {
-            let buf = out.get_or_insert_with(|| src.to_vec());
-            let len = line.trim_end_matches(['\n', '\r']).len();
-            for b in &mut buf[*start..start + len] {
-                *b = b' ';
+    let mut start = 0;
+    // Every parse passes here: lines are tested by their first character before anything else,
+    // and only a candidate looks at its neighbours.
+    while start < src.len() {
+        let end = memchr::memchr(b'\n', &src[start..]).map_or(src.len(), |i| start + i + 1);
+        let line = &text[start..end];
+        let first = line.bytes().find(|b| !b.is_ascii_whitespace());
+        if first.is_some_and(|b| b.is_ascii_uppercase()) && is_macro_line(line) {
+            let prev = text[..start].lines().rev().map(str::trim).find(|l| {
+                !l.is_empty() && !l.starts_with("//") && !l.starts_with("/*") && !l.starts_with('*')
+            });
+            let next = text[end..].lines().map(str::trim).find(|l| !l.is_empty());
+            let after_statement =
+                prev.is_none_or(|p| p.ends_with([';', '{', '}']) || p.starts_with('#'));
+            let before_statement = next.is_some_and(|n| {
+                ["for", "while", "do", "if", "{"].iter().any(|k| {
+                    n.strip_prefix(k)
+                        .is_some_and(|rest| *k == "{" || rest.starts_with([' ', '(', '{', '\t']))
+                })
+            });
+            if after_statement && before_statement {
+                let buf = out.get_or_insert_with(|| src.to_vec());
+                let len = line.trim_end_matches(['\n', '\r']).len();
+                for b in &mut buf[start..start + len] {
+                    *b = b' ';
+                }
             }
         }
+        start = end;
     }
     out
 }

@@ -189,7 +189,7 @@ fn context_key(root: Node, src: &[u8], macros: &Macros) -> u64 {
         v.sort_by(|a, b| a.0.cmp(&b.0));
         v.iter().map(|e| format!("{e:?}")).collect()
     }
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = key_hasher();
     sorted(macros.values.iter()).hash(&mut h);
     sorted(macros.definitions.iter()).hash(&mut h);
     macros.pure_functions.hash(&mut h);
@@ -281,7 +281,7 @@ fn unit_sites<'t>(root: Node<'t>, src: &[u8]) -> Vec<Site<'t>> {
             if n.kind() == "template_declaration"
                 && let Some(params) = n.child_by_field_name("parameters")
             {
-                let mut h = std::collections::hash_map::DefaultHasher::new();
+                let mut h = key_hasher();
                 (templates, &src[params.byte_range()]).hash(&mut h);
                 templates = h.finish();
             }
@@ -446,6 +446,13 @@ fn has_function_child(n: Node) -> bool {
 
 /// The key of a unit: its whole lines (what a diagnostic on them shows), a pragma right before
 /// it, and the context.
+/// The hasher of the in-memory cache keys: every refresh hashes the whole file's text, which
+/// SipHash (the standard one) makes a measurable part of a keystroke.
+fn key_hasher() -> impl Hasher {
+    use std::hash::BuildHasher;
+    foldhash::quality::FixedState::with_seed(0).build_hasher()
+}
+
 fn unit_key(site: &Site, src: &[u8], context: u64) -> u64 {
     let unit = site.node;
     let start = src[..unit.start_byte()]
@@ -456,7 +463,7 @@ fn unit_key(site: &Site, src: &[u8], context: u64) -> u64 {
         .iter()
         .position(|b| *b == b'\n')
         .map_or(src.len(), |i| unit.end_byte() + i);
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = key_hasher();
     src[start..end].hash(&mut h);
     // Two units on one line differ by where they stand on it.
     (

@@ -634,8 +634,15 @@ pub(crate) fn outline_pending(
         let Some(node) = by_start.get(&placed.start_byte).copied() else {
             continue;
         };
-        let fresh = Arc::new(analyse_one(node, src, &macros, level));
-        changed |= fresh.reports != placed.unit.reports;
+        let mut fresh = analyse_one(node, src, &macros, level);
+        let same = fresh.reports == placed.unit.reports;
+        if same {
+            // Same reports, same place: what was built from the unit (the editor's diagnostics,
+            // by unit id) still holds, and is not built again at the next keystroke.
+            fresh.id = placed.unit.id;
+        }
+        changed |= !same;
+        let fresh = Arc::new(fresh);
         state.cache.map.insert(placed.key, fresh.clone());
         state.units.units[i].unit = fresh;
     }

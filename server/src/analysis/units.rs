@@ -800,7 +800,8 @@ mod tests {
     /// analysis disagree with the same tree analysed from scratch.
     #[test]
     fn fuzzed_edits_agree_with_a_fresh_analysis() {
-        let cases: [(&str, &[(usize, usize, &str)]); 2] = [
+        type Edit = (usize, usize, &'static str);
+        let cases: [(&str, &[Edit]); 2] = [
             (
                 "struct-in-error.cpp.txt",
                 &[(502, 513, "\n"), (2618, 2628, ""), (1577, 1583, "")],

@@ -1095,6 +1095,23 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             size_symbols.extend(identifiers_in(e));
         }
     }
+    // A scalar a subscript names is one too, even where the extent lost it (`k - y_min`, with
+    // `y_min` dropped as a negative term): left to the harness's random values it would send
+    // the subscript anywhere.
+    for r in &arrays {
+        let polys = r
+            .subs
+            .iter()
+            .flatten()
+            .chain(r.choices.iter().flatten().flatten());
+        for p in polys {
+            size_symbols.extend(
+                p.vars()
+                    .into_iter()
+                    .filter(|v| !v.starts_with(INDEX_VALUE) && !v.contains(['[', '.', '>'])),
+            );
+        }
+    }
     for sym in &size_symbols {
         if nest_vars.contains(sym.as_str()) || req.macros.definitions.contains_key(sym) {
             if req.macros.definitions.contains_key(sym) {

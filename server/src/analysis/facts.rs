@@ -860,23 +860,7 @@ impl Collector<'_> {
     /// earlier statement names and nothing else assigns: from there on it is one of those
     /// positions, whichever branch ran.
     fn collect_alternatives(&mut self, node: Node) {
-        self.alternatives_in(node, node, Vec::new());
-    }
-
-    fn alternatives_in<'n>(&mut self, node: Node<'n>, lp: Node<'n>, earlier: Vec<Node<'n>>) {
-        let Some(body) = lp.child_by_field_name("body") else {
-            return;
-        };
-        if body.kind() != "compound_statement" {
-            return;
-        }
-        let mut earlier = earlier;
-        for stmt in super::syntax::named_children(body) {
-            if stmt.kind() == "for_statement" {
-                let mut before = earlier.clone();
-                before.extend(loop_header(stmt));
-                self.alternatives_in(node, stmt, before);
-            }
+        for (stmt, earlier) in statements_in_order(node) {
             if stmt.kind() == "if_statement"
                 && let Some(found) = self.branch_positions(stmt)
             {
@@ -895,7 +879,6 @@ impl Collector<'_> {
                     }
                 }
             }
-            earlier.push(stmt);
         }
     }
 
@@ -1096,23 +1079,7 @@ impl Collector<'_> {
     /// (`j = acol[i][k] + 1;`), assigned nowhere else in the loop and named by no earlier
     /// statement: in the iteration it is that index value, like a local declared with it.
     fn collect_index_assignments(&mut self, node: Node) {
-        self.index_assignments_in(node, node, Vec::new());
-    }
-
-    fn index_assignments_in<'n>(&mut self, node: Node<'n>, lp: Node<'n>, earlier: Vec<Node<'n>>) {
-        let Some(body) = lp.child_by_field_name("body") else {
-            return;
-        };
-        if body.kind() != "compound_statement" {
-            return;
-        }
-        let mut earlier = earlier;
-        for stmt in super::syntax::named_children(body) {
-            if stmt.kind() == "for_statement" {
-                let mut before = earlier.clone();
-                before.extend(loop_header(stmt));
-                self.index_assignments_in(node, stmt, before);
-            }
+        for (stmt, earlier) in statements_in_order(node) {
             let e = stmt.named_child(0).map(unparen);
             if stmt.kind() == "expression_statement"
                 && let Some(e) = e
@@ -1149,7 +1116,6 @@ impl Collector<'_> {
                     self.index_locals.insert(name, g);
                 }
             }
-            earlier.push(stmt);
         }
     }
 
@@ -3107,6 +3073,36 @@ fn minmax_macro(def: &str) -> Option<&'static str> {
         "$a>$b?$a:$b" | "$a>=$b?$a:$b" | "$a<$b?$b:$a" | "$a<=$b?$b:$a" => Some("max"),
         _ => None,
     }
+}
+
+/// The statements of the body of the loop `node` and of the `for` loops nested in it (through
+/// their bodies' statements), each with the statements and headers that run before it in an
+/// iteration.
+fn statements_in_order(node: Node) -> Vec<(Node, Vec<Node>)> {
+    fn walk<'n>(
+        lp: Node<'n>,
+        mut earlier: Vec<Node<'n>>,
+        out: &mut Vec<(Node<'n>, Vec<Node<'n>>)>,
+    ) {
+        let Some(body) = lp.child_by_field_name("body") else {
+            return;
+        };
+        if body.kind() != "compound_statement" {
+            return;
+        }
+        for stmt in super::syntax::named_children(body) {
+            if stmt.kind() == "for_statement" {
+                let mut before = earlier.clone();
+                before.extend(loop_header(stmt));
+                walk(stmt, before, out);
+            }
+            out.push((stmt, earlier.clone()));
+            earlier.push(stmt);
+        }
+    }
+    let mut out = Vec::new();
+    walk(node, Vec::new(), &mut out);
+    out
 }
 
 /// The parts of a `for` statement that run before its body does.

@@ -311,6 +311,7 @@ fn flat_ref(
         subs,
         gathered,
         bounded: vec![None],
+        choices: vec![None],
         ..r.clone()
     })
 }
@@ -926,10 +927,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             let reach = match flat {
                 Some(flat) if !flat.is_empty() => {
                     let flat: Vec<&super::facts::ArrayRef> = flat.iter().collect();
-                    let direct = flat
-                        .iter()
-                        .map(|r| r.subs[0].as_ref())
-                        .collect::<Option<Vec<&Poly>>>()
+                    let direct = subscript_polys(&flat)
                         .and_then(|subs| extent_from_subscripts(subs.into_iter(), &nest));
                     match direct {
                         Some(e) => Some(rename_size(&e).to_string()),

@@ -648,12 +648,7 @@ fn header_counters(node: Node, src: &[u8]) -> Vec<String> {
 fn assigns_name(node: Node, name: &str, src: &[u8]) -> bool {
     let mut found = false;
     for_each_descendant(node, |n| {
-        let target = match n.kind() {
-            "assignment_expression" => n.child_by_field_name("left"),
-            "update_expression" => n.child_by_field_name("argument"),
-            _ => None,
-        };
-        if target.is_some_and(|t| {
+        if super::syntax::assigned_target(n).is_some_and(|t| {
             let t = unparen(t);
             t.kind() == "identifier" && text(t, src) == name
         }) {
@@ -840,12 +835,7 @@ impl Collector<'_> {
     fn assignments_of(&self, scope: Node, name: &str) -> usize {
         let mut count = 0;
         for_each_descendant(scope, |n| {
-            let target = match n.kind() {
-                "assignment_expression" => n.child_by_field_name("left"),
-                "update_expression" => n.child_by_field_name("argument"),
-                _ => None,
-            };
-            if target
+            if super::syntax::assigned_target(n)
                 .is_some_and(|t| unparen(t).kind() == "identifier" && self.t(unparen(t)) == name)
             {
                 count += 1;
@@ -943,12 +933,7 @@ impl Collector<'_> {
                 continue;
             }
             for_each_descendant(st, |n| {
-                let target = match n.kind() {
-                    "assignment_expression" => n.child_by_field_name("left"),
-                    "update_expression" => n.child_by_field_name("argument"),
-                    _ => None,
-                };
-                if let Some(t) = target.map(unparen) {
+                if let Some(t) = super::syntax::assigned_target(n).map(unparen) {
                     spoilt.insert(self.t(t));
                 }
                 true
@@ -968,7 +953,6 @@ impl Collector<'_> {
         env: &HashMap<String, Vec<Poly>>,
         depth: usize,
     ) -> Option<Vec<Poly>> {
-        const MAX_POSITIONS: usize = 16;
         if depth > MAX_EXPR_DEPTH {
             return None;
         }
@@ -1024,26 +1008,19 @@ impl Collector<'_> {
                     let [a, b] = args.as_slice() else {
                         return None;
                     };
-                    let mut out = self.positions(*a, env, depth + 1)?;
-                    for p in self.positions(*b, env, depth + 1)? {
-                        if !out.contains(&p) {
-                            out.push(p);
-                        }
-                    }
-                    return (out.len() <= MAX_POSITIONS).then_some(out);
+                    return union_of_positions(
+                        self.positions(*a, env, depth + 1)?,
+                        self.positions(*b, env, depth + 1)?,
+                    );
                 }
                 return None;
             }
             // Either branch's value (a min or max macro, expanded).
             "conditional_expression" => {
-                let mut out =
-                    self.positions(node.child_by_field_name("consequence")?, env, depth + 1)?;
-                for p in self.positions(node.child_by_field_name("alternative")?, env, depth + 1)? {
-                    if !out.contains(&p) {
-                        out.push(p);
-                    }
-                }
-                return (out.len() <= MAX_POSITIONS).then_some(out);
+                return union_of_positions(
+                    self.positions(node.child_by_field_name("consequence")?, env, depth + 1)?,
+                    self.positions(node.child_by_field_name("alternative")?, env, depth + 1)?,
+                );
             }
             "binary_expression" => {
                 let op = self.t(node.child_by_field_name("operator")?);
@@ -3073,6 +3050,19 @@ fn minmax_macro(def: &str) -> Option<&'static str> {
         "$a>$b?$a:$b" | "$a>=$b?$a:$b" | "$a<$b?$b:$a" | "$a<=$b?$b:$a" => Some("max"),
         _ => None,
     }
+}
+
+/// The most positions [`Collector::positions`] lists for one expression.
+const MAX_POSITIONS: usize = 16;
+
+/// The positions of `a` and then those of `b` not among them; `None` beyond [`MAX_POSITIONS`].
+fn union_of_positions(mut a: Vec<Poly>, b: Vec<Poly>) -> Option<Vec<Poly>> {
+    for p in b {
+        if !a.contains(&p) {
+            a.push(p);
+        }
+    }
+    (a.len() <= MAX_POSITIONS).then_some(a)
 }
 
 /// The statements of the body of the loop `node` and of the `for` loops nested in it (through

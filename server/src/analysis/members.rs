@@ -194,10 +194,8 @@ fn changed_in(node: Node, src: &[u8], name: &str) -> bool {
     let mut changed = false;
     for_each_descendant(node, |n| {
         let target = match n.kind() {
-            "assignment_expression" => n.child_by_field_name("left"),
-            "update_expression" => n.child_by_field_name("argument"),
             "init_declarator" => n.child_by_field_name("declarator"),
-            _ => None,
+            _ => super::syntax::assigned_target(n),
         };
         if target.is_some_and(|t| text(unparen(t), src) == name) {
             changed = true;

@@ -641,6 +641,15 @@ pub fn blank_statement_macros(src: &[u8]) -> Option<Vec<u8>> {
     out
 }
 
+/// What `n` assigns or increments: the left side of an assignment, the operand of `++`/`--`.
+pub fn assigned_target(n: Node) -> Option<Node> {
+    match n.kind() {
+        "assignment_expression" => n.child_by_field_name("left"),
+        "update_expression" => n.child_by_field_name("argument"),
+        _ => None,
+    }
+}
+
 /// Byte offsets of `ident` in `text` where it stands as a whole identifier.
 pub fn whole_words<'t>(text: &'t str, ident: &'t str) -> impl Iterator<Item = usize> + 't {
     let is_ident = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');

@@ -226,41 +226,144 @@ const TIMED_BYTES: f64 = 256.0 * 1024.0 * 1024.0;
 /// Iteration cap of the timed size, so the serial and float64 references stay in seconds.
 const TIMED_ITERATIONS: f64 = (1u64 << 25) as f64;
 
-fn size_vars(region: &OffloadRegion, s: i64) -> HashMap<String, f64> {
-    let mut vars = HashMap::new();
-    for p in &region.params {
-        if p.is_size {
-            vars.insert(p.name.clone(), s as f64);
-        } else if !p.is_array {
-            // A non-size scalar in an extent (a bin count) is drawn from its range: assume its top.
-            let v = p
-                .input
-                .as_ref()
-                .and_then(|i| i.max.as_deref())
-                .and_then(|m| m.trim().parse::<f64>().ok())
-                .unwrap_or(1.0);
-            vars.insert(p.name.clone(), v);
+/// Largest common scale tried: every size and `size + c` stays far inside a C `int`, and a
+/// nest whose iteration count stops growing with the scale cannot push sizes to 2^31 (where
+/// `y_max + 2` overflows and the loop runs no iteration).
+const MAX_SCALE: i64 = 1 << 25;
+
+/// Values lower-bound sizes take in the cases (a Fortran-style `x_min` is 1); never 0, so an
+/// `a[j - 1]` from `j = x_min` stays inside the array as it does in the program.
+const LOWER_VALUES: [i64; 5] = [1, 2, 3, 5, 7];
+
+/// How the sizes of a region move together: the sizes that grow the iteration count share one
+/// scale `s`; a size that shrinks it (`x_min` of `x_min..=x_max`, `k` of `i < n - k`) is a lower
+/// bound or an offset, kept small, as giving it the common scale empties the nest.
+struct Scaling<'a> {
+    region: &'a OffloadRegion,
+    lower: Vec<String>,
+}
+
+impl<'a> Scaling<'a> {
+    fn new(region: &'a OffloadRegion) -> Self {
+        let mut s = Scaling {
+            region,
+            lower: Vec::new(),
+        };
+        // Probe each size on its own above a common base: a lower bound lowers the count.
+        let base = 4096.0;
+        let mut vars = s.vars(1);
+        for n in size_names(region) {
+            vars.insert(n, base);
         }
+        let at = |vars: &HashMap<String, f64>| eval(&region.work.iterations, vars).ok();
+        if let Some(reference) = at(&vars) {
+            for n in size_names(region) {
+                let mut bumped = vars.clone();
+                bumped.insert(n.clone(), base + 64.0);
+                if at(&bumped).is_some_and(|v| v < reference) {
+                    s.lower.push(n);
+                }
+            }
+        }
+        s
     }
-    vars
+
+    fn is_lower(&self, name: &str) -> bool {
+        self.lower.iter().any(|l| l == name)
+    }
+
+    /// The sizes that share the scale, in the region's order.
+    fn scaled_names(&self) -> Vec<String> {
+        size_names(self.region)
+            .into_iter()
+            .filter(|n| !self.is_lower(n))
+            .collect()
+    }
+
+    /// Expression variables at scale `s` (lower bounds at 1).
+    fn vars(&self, s: i64) -> HashMap<String, f64> {
+        let mut vars = HashMap::new();
+        for p in &self.region.params {
+            if p.is_size {
+                let v = if self.is_lower(&p.name) { 1 } else { s };
+                vars.insert(p.name.clone(), v as f64);
+            } else if !p.is_array {
+                // A non-size scalar in an extent (a bin count) is drawn from its range: assume its top.
+                let v = p
+                    .input
+                    .as_ref()
+                    .and_then(|i| i.max.as_deref())
+                    .and_then(|m| m.trim().parse::<f64>().ok())
+                    .unwrap_or(1.0);
+                vars.insert(p.name.clone(), v);
+            }
+        }
+        vars
+    }
+
+    fn iterations_at(&self, s: i64) -> f64 {
+        eval(&self.region.work.iterations, &self.vars(s)).unwrap_or(s as f64)
+    }
+
+    fn bytes_at(&self, s: i64) -> f64 {
+        bytes_with(self.region, &self.vars(s))
+    }
+
+    /// The smallest scale with at least `iters` iterations (at most `MAX_SCALE`).
+    fn for_iterations(&self, iters: f64) -> i64 {
+        let (mut lo, mut hi) = (1i64, MAX_SCALE);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if self.iterations_at(mid) >= iters {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        lo
+    }
+
+    /// The largest scale within the timed working set and iteration cap.
+    fn timed(&self) -> i64 {
+        let (mut lo, mut hi) = (1i64, MAX_SCALE);
+        while lo < hi {
+            let mid = lo + (hi - lo + 1) / 2;
+            if self.bytes_at(mid) <= TIMED_BYTES && self.iterations_at(mid) <= TIMED_ITERATIONS {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        lo
+    }
+
+    /// `shape` over the scaled sizes, completed with the lower bounds at `lower(j)` (j-th lower
+    /// bound) and put in the region's order.
+    fn complete(&self, shape: Shape, lower: impl Fn(usize) -> i64) -> Shape {
+        size_names(self.region)
+            .into_iter()
+            .map(|n| {
+                let v = match self.lower.iter().position(|l| *l == n) {
+                    Some(j) => lower(j),
+                    None => shape.iter().find(|(s, _)| *s == n).map_or(1, |(_, v)| *v),
+                };
+                (n, v)
+            })
+            .collect()
+    }
 }
 
-fn iterations_at(region: &OffloadRegion, s: i64) -> f64 {
-    eval(&region.work.iterations, &size_vars(region, s)).unwrap_or(s as f64)
-}
-
-/// The expression variables at the given sizes (non-size scalars as in `size_vars`).
+/// The expression variables at the given sizes (non-size scalars as in `Scaling::vars`).
 fn vars_at(region: &OffloadRegion, sizes: &[(String, i64)]) -> HashMap<String, f64> {
-    let mut vars = size_vars(region, 1);
+    let mut vars = Scaling {
+        region,
+        lower: Vec::new(),
+    }
+    .vars(1);
     for (n, v) in sizes {
         vars.insert(n.clone(), *v as f64);
     }
     vars
-}
-
-/// Bytes of all arrays at scale `s`.
-pub fn array_bytes(region: &OffloadRegion, s: i64) -> f64 {
-    bytes_with(region, &size_vars(region, s))
 }
 
 fn bytes_with(region: &OffloadRegion, vars: &HashMap<String, f64>) -> f64 {
@@ -277,35 +380,6 @@ fn bytes_with(region: &OffloadRegion, vars: &HashMap<String, f64>) -> f64 {
             ext.max(0.0) * elem_bytes(region, &p.elem_type) as f64
         })
         .sum()
-}
-
-/// The smallest scale with at least `iters` iterations.
-fn scale_for_iterations(region: &OffloadRegion, iters: f64) -> i64 {
-    let (mut lo, mut hi) = (1i64, 1i64 << 31);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        if iterations_at(region, mid) >= iters {
-            hi = mid;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    lo
-}
-
-/// The largest scale within the timed working set and iteration cap.
-fn timed_scale(region: &OffloadRegion) -> i64 {
-    let (mut lo, mut hi) = (1i64, 1i64 << 31);
-    while lo < hi {
-        let mid = lo + (hi - lo + 1) / 2;
-        if array_bytes(region, mid) <= TIMED_BYTES && iterations_at(region, mid) <= TIMED_ITERATIONS
-        {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
-    }
-    lo
 }
 
 /// Values of the size parameters in the region's order, as `Case::sizes` holds them.
@@ -341,12 +415,20 @@ fn iterations_of(region: &OffloadRegion, shape: &Shape) -> f64 {
 
 /// Iterations a correctness case may cost: the serial reference runs it, in float64 as well.
 const CASE_ITERATIONS: f64 = 4.0e6;
+/// Bytes a correctness case may allocate: an extent that grows faster than the iteration count
+/// (`iouter*(NONZER + 1) + nzv` over `nzv` iterations) must not exhaust the reference's memory.
+const CASE_BYTES: f64 = TIMED_BYTES;
+
+fn fits_a_case(region: &OffloadRegion, shape: &Shape) -> bool {
+    iterations_of(region, shape) <= CASE_ITERATIONS
+        && bytes_with(region, &vars_at(region, shape)) <= CASE_BYTES
+}
 
 /// Shrinks the largest sizes of `shape` until it fits the case budget (a rectangular shape with
 /// one huge side must not turn an `n*m` nest into minutes of serial code).
 fn within_budget(region: &OffloadRegion, mut shape: Shape) -> Shape {
     for _ in 0..64 {
-        if iterations_of(region, &shape) <= CASE_ITERATIONS {
+        if fits_a_case(region, &shape) {
             break;
         }
         let Some(big) = shape.iter_mut().max_by_key(|(_, v)| *v) else {
@@ -398,11 +480,12 @@ pub enum Role {
 /// primes, n ≡ 1 and 31 (mod 32 and mod 256), one side 1, rectangles with either side long, a
 /// multiple of 256 (what kernels are tuned for), and a held-out shape from `rng`.
 fn planned_shapes(region: &OffloadRegion, rng: &mut u64) -> Vec<(Shape, Role)> {
-    let names = size_names(region);
+    let scaling = Scaling::new(region);
+    let names = scaling.scaled_names();
     let k = names.len();
-    let small = scale_for_iterations(region, 500.0).max(37);
-    let mid = scale_for_iterations(region, 100_000.0).max(small + 1);
-    let large = scale_for_iterations(region, 1_000_000.0).max(mid + 1);
+    let small = scaling.for_iterations(500.0).max(37);
+    let mid = scaling.for_iterations(100_000.0).max(small + 1);
+    let large = scaling.for_iterations(1_000_000.0).max(mid + 1);
     let mut out: Vec<(Shape, Role)> = Vec::new();
     let all = |v: i64| vec![v; k];
     out.push((shape_of(&names, &all(1)), Role::Edge));
@@ -454,19 +537,42 @@ fn planned_shapes(region: &OffloadRegion, rng: &mut u64) -> Vec<(Shape, Role)> {
         })
         .collect();
     out.push((shape_of(&names, &held), Role::HeldOut));
+    // Lower bounds: 1 in the edge shapes (2 in the all-2 one), so a side of 1 is one wide, else cycling through small
+    // values, each lower bound its own; the held-out shape draws them.
+    let held_lower: Vec<i64> = (0..scaling.lower.len())
+        .map(|_| LOWER_VALUES[(next_u64(rng) % LOWER_VALUES.len() as u64) as usize])
+        .collect();
+    let n_shapes = out.len();
     let mut seen = std::collections::HashSet::new();
     out.into_iter()
-        .map(|(s, r)| (within_budget(region, s), r))
+        .enumerate()
+        .map(|(i, (shape, role))| {
+            let lower = |j: usize| match (i, role) {
+                (1, _) => 2,
+                (_, Role::Edge) => 1,
+                (_, Role::HeldOut) if i + 1 == n_shapes => held_lower[j],
+                _ => LOWER_VALUES[(i + j) % LOWER_VALUES.len()],
+            };
+            (within_budget(region, scaling.complete(shape, lower)), role)
+        })
         .filter(|(s, _)| seen.insert(s.clone()))
         .collect()
 }
 
-/// The timed shape: the largest common scale within the working set, not a multiple of 256.
+/// The timed shape: the largest common scale within the working set, not a multiple of 256;
+/// lower bounds at 1.
 fn timed_shape(region: &OffloadRegion) -> Shape {
-    let large = scale_for_iterations(region, 1_000_000.0);
-    let s = timed_scale(region).max(large);
+    let scaling = Scaling::new(region);
+    let large = scaling.for_iterations(1_000_000.0);
+    // At least the largest case's scale, unless its arrays would not fit a case either.
+    let s = if scaling.bytes_at(large) <= CASE_BYTES {
+        scaling.timed().max(large)
+    } else {
+        scaling.timed()
+    };
     let s = if s % 256 == 0 { s - 1 } else { s };
-    size_names(region).into_iter().map(|n| (n, s)).collect()
+    let scaled = scaling.scaled_names().into_iter().map(|n| (n, s)).collect();
+    scaling.complete(scaled, |_| 1)
 }
 
 fn next_u64(state: &mut u64) -> u64 {
@@ -826,5 +932,77 @@ mod plan_tests {
         let n = p.timed.sizes[0].1;
         assert!(n * n <= 1 << 25, "{n}");
         assert!(p.cases[0].sizes[0].1 < 100);
+    }
+
+    /// Regions the outliner built from real code (docs/reports/verify/h200-2026-12-07c-new-regions).
+    fn real(name: &str) -> OffloadRegion {
+        let text = match name {
+            "advec_cell" => include_str!("testdata/regions/real/cloverleaf_advec_cell_217.json"),
+            "makea" => include_str!("testdata/regions/real/npb_cg_makea_681.json"),
+            _ => unreachable!(),
+        };
+        serde_json::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn lower_bounds_stay_small_and_every_case_iterates() {
+        // CloverLeaf's `k = y_min..=y_max + 2`, `j = x_min..=x_max`: one common scale made every
+        // range one or three wide, and pushed the sizes to 2^31, where `y_max + 2` overflows.
+        let r = real("advec_cell");
+        let p = plan_for(&r, 7);
+        let get = |c: &Case, n: &str| c.sizes.iter().find(|(s, _)| s == n).unwrap().1;
+        for c in p.cases.iter().chain([&p.timed]) {
+            for lo in ["x_min", "y_min"] {
+                assert!((1..=7).contains(&get(c, lo)), "{lo} in {c:?}");
+            }
+            for hi in ["x_max", "y_max"] {
+                assert!(get(c, hi) < 1 << 25, "{hi} in {c:?}");
+            }
+            assert!(iterations_of(&r, &c.sizes) >= 1.0, "{c:?}");
+        }
+        let standard = p.cases.iter().filter(|c| c.role == Role::Standard);
+        assert!(
+            standard
+                .clone()
+                .all(|c| iterations_of(&r, &c.sizes) >= 100.0)
+        );
+        // Different lower bounds across the cases, and the upper bounds still drawn on their own.
+        let lows: std::collections::BTreeSet<i64> =
+            p.cases.iter().map(|c| get(c, "x_min")).collect();
+        assert!(lows.len() >= 3, "{lows:?}");
+        assert!(
+            p.cases
+                .iter()
+                .any(|c| get(c, "x_max") > 1000 && get(c, "y_max") < 100)
+        );
+        assert!(
+            p.cases
+                .iter()
+                .any(|c| get(c, "y_max") > 1000 && get(c, "x_max") < 100)
+        );
+        // Timed at a real working set: 7 arrays of (x_max+5)*(y_max+5) doubles near 256 MB.
+        assert!(p.bytes_timed >= 0.5 * TIMED_BYTES, "{}", p.bytes_timed);
+        assert_eq!(
+            p.timed
+                .sizes
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>(),
+            ["x_min", "x_max", "y_min", "y_max"]
+        );
+    }
+
+    #[test]
+    fn an_extent_faster_than_the_iterations_is_capped_by_bytes() {
+        // NPB CG's `acol[iouter*(NONZER + 1) + ivelt]` over `nzv` iterations: sized by
+        // iterations alone, a case needed 10^12 elements and the serial reference ran out of memory.
+        let r = real("makea");
+        let p = plan_for(&r, 7);
+        for c in p.cases.iter().chain([&p.timed]) {
+            let bytes = bytes_with(&r, &vars_at(&r, &c.sizes));
+            assert!(bytes <= CASE_BYTES, "{c:?}: {bytes}");
+        }
+        assert!(p.bytes_timed <= TIMED_BYTES);
+        assert!(p.iterations_timed >= 1000.0, "{}", p.iterations_timed);
     }
 }

@@ -19,11 +19,25 @@ struct Target {
     extent: String,
 }
 
-/// The increments `bins[e]++`, `bins[e] += v`, `bins[e] = bins[e] + v` of written arrays whose
-/// subscript is not the counter, as `(array, index text, value text, statement's expression)`.
-fn increments<'t>(p: &Parsed, body: Node<'t>) -> Vec<(String, String, String, Node<'t>)> {
+/// One increment `bins[e]++`, `bins[e] += v` or `bins[e] = bins[e] + v`.
+struct Increment<'t> {
+    array: String,
+    index: String,
+    value: String,
+    node: Node<'t>,
+    /// How often the increment itself names the array: 2 where it is read back (`= bins[e] +`).
+    names: usize,
+}
+
+/// The increments of arrays in `body` (the caller drops those whose subscript is the counter).
+fn increments<'t>(p: &Parsed, body: Node<'t>) -> Vec<Increment<'t>> {
     let mut out = Vec::new();
     walk(body, &mut |n| {
+        let names = if n.kind() == "assignment_expression" && op_of(p, n) == "=" {
+            2
+        } else {
+            1
+        };
         let (target, value) = match n.kind() {
             "update_expression" => {
                 let v = if op_of(p, n) == "++" { "1" } else { "-1" };
@@ -72,7 +86,13 @@ fn increments<'t>(p: &Parsed, body: Node<'t>) -> Vec<(String, String, String, No
             .strip_prefix('[')
             .and_then(|s| s.strip_suffix(']'))
             .unwrap_or(idx);
-        out.push((p.text(arr).to_string(), idx.to_string(), value, n));
+        out.push(Increment {
+            array: p.text(arr).to_string(),
+            index: idx.to_string(),
+            value,
+            node: n,
+            names,
+        });
     });
     out
 }
@@ -87,10 +107,17 @@ pub fn write(ctx: &mut Context) -> Result<(String, String), NoPort> {
     let var = ctx.nest.outer.var.clone();
     let incs: Vec<_> = increments(p, body)
         .into_iter()
-        .filter(|(_, idx, _, _)| squash(idx) != var)
+        .filter(|inc| squash(&inc.index) != var)
         .collect();
     let mut targets: Vec<Target> = Vec::new();
-    for (arr, idx, value, node) in &incs {
+    for Increment {
+        array: arr,
+        index: idx,
+        value,
+        node,
+        ..
+    } in &incs
+    {
         let Some(q) = ctx
             .region
             .params
@@ -139,7 +166,11 @@ pub fn write(ctx: &mut Context) -> Result<(String, String), NoPort> {
                 uses += 1;
             }
         });
-        let counted = incs.iter().filter(|(a, ..)| *a == t.name).count();
+        let counted: usize = incs
+            .iter()
+            .filter(|inc| inc.array == t.name)
+            .map(|inc| inc.names)
+            .sum();
         if uses != counted {
             return Err(NoPort::new(format!(
                 "the bins `{}` are read in the loop, not only incremented",

@@ -132,6 +132,28 @@ fn a_histogram_counts_in_shared_memory() {
 }
 
 #[test]
+fn a_bin_read_back_in_its_own_update_is_an_increment() {
+    // NPB CG's row count: `rowstr[j] = rowstr[j] + arow[i]`, the bins named twice by one update.
+    let r = one(
+        "void count(int n, const int* col, const int* w, int* rows) {\n    for (int i = 0; i < n; ++i) {\n        int j = col[i] + 1;\n        rows[j] = rows[j] + w[i];\n    }\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(p.shape.contains("histogram"), "{}", p.shape);
+    assert!(
+        p.code.contains("atomicAdd(&port_bins_rows[j], (int)((w[i])))"),
+        "{}",
+        p.code
+    );
+    // Another bin read in the update would see a partial count: not even offered.
+    assert!(
+        regions(
+            "void count(int n, const int* col, int* rows) {\n    for (int i = 0; i < n; ++i) {\n        int j = col[i] + 1;\n        rows[j] = rows[j] + rows[0];\n    }\n}\n",
+        )
+        .is_empty()
+    );
+}
+
+#[test]
 fn a_scan_goes_through_cub() {
     let r = one(
         "void prefix(int n, const int* in, long long* out) {\n    out[0] = in[0];\n    for (int i = 1; i < n; ++i) out[i] = out[i - 1] + in[i];\n}\n",

@@ -547,6 +547,7 @@ fn outline_loop(
         node: info.node,
         facts: &info.facts,
         nest: &nest,
+        enclosing: &enclosing_inductions(idx, infos),
         kind: info.verdict.kind,
         line: line_of(info.node),
         end_line: end_line_of(info.node),
@@ -731,6 +732,17 @@ fn const_eval(node: Node, src: &[u8], macros: &Macros) -> Option<i64> {
 }
 
 /// The counters of a loop and of all loops nested in it, outermost first.
+/// Counters of the loops around loop `idx`, innermost first.
+fn enclosing_inductions(idx: usize, infos: &[LoopInfo]) -> Vec<Induction> {
+    let mut out = Vec::new();
+    let mut p = infos[idx].parent;
+    while let Some(x) = p {
+        out.extend(infos[x].facts.induction.clone());
+        p = infos[x].parent;
+    }
+    out
+}
+
 fn nest_inductions(idx: usize, infos: &[LoopInfo]) -> Vec<Induction> {
     let mut out: Vec<Induction> = Vec::new();
     if let Some(i) = &infos[idx].facts.induction {

@@ -26,6 +26,9 @@ pub struct OutlineRequest<'a, 't> {
     pub facts: &'a LoopFacts,
     /// Counters of this loop and of the loops nested in it, outermost first.
     pub nest: &'a [Induction],
+    /// Counters of the loops around this one, innermost first: a region of an inner loop takes
+    /// them as sizes, which range as these loops make them.
+    pub enclosing: &'a [Induction],
     pub kind: LoopKind,
     pub line: usize,
     pub end_line: usize,
@@ -267,6 +270,121 @@ fn gathered_extent(
         }
     }
     Ok(Some(extent.to_string()))
+}
+
+/// An enclosing loop's counter that became a size ranges as its loop makes it (`k` of
+/// `y_min..=y_max`): the harness draws it there, as the subscripts may rely on it (`k - y_min`).
+fn enclosing_ranges(params: &mut [Param], enclosing: &[Induction]) {
+    let sizes: HashSet<String> = params
+        .iter()
+        .filter(|p| p.region.is_size)
+        .map(|p| p.region.name.clone())
+        .collect();
+    // A bound over the region's sizes only: `y_max` may not be one (no subscript needs it).
+    let over_sizes = |b: &Poly| {
+        b.vars()
+            .iter()
+            .all(|v| sizes.contains(v))
+            .then(|| b.to_string())
+    };
+    for ind in enclosing.iter().filter(|ind| !ind.data_dependent) {
+        let (min, max) = (over_sizes(&ind.lower), over_sizes(&ind.upper));
+        if min.is_none() && max.is_none() {
+            continue;
+        }
+        if let Some(p) = params
+            .iter_mut()
+            .find(|p| p.region.is_size && p.region.name == ind.var && p.region.input.is_none())
+        {
+            p.region.input = Some(InputSpec {
+                min,
+                max,
+                ..InputSpec::default()
+            });
+        }
+    }
+}
+
+/// `v + c` for a size `v`.
+fn single_size(p: &Poly) -> Option<(String, i64)> {
+    let vars = p.vars();
+    let v = vars.iter().next().filter(|_| vars.len() == 1)?;
+    let c = p.sub(&Poly::var(v))?;
+    c.as_constant().map(|c| (v.clone(), c))
+}
+
+/// A subscript of `r` may be negative over the iteration space with every size at least 1 (the
+/// harness's sizes are) and every range of the nest non-empty (the loop runs): `i - stride` from
+/// `i = 0` is, `j - 1` from `j = x_min` is not, nor `y_max - y_min + 4` below `k <= y_max + 2`
+/// from `k = y_min`.
+fn reaches_before_start(
+    r: &super::facts::ArrayRef,
+    nest: &[Induction],
+    enclosing: &[Induction],
+) -> bool {
+    let Some(subs) = subscript_polys(&[r]) else {
+        return false;
+    };
+    let width_of = |v: &str| Poly::var(&format!("{INDEX_VALUE}width_{v}"));
+    // Where a range runs from one size to another (`k = y_min ..= y_max + 2`), the upper size is
+    // the lower one plus a width of at least 0 (`y_max = y_min - 2 + w`) wherever the loop runs.
+    let mut ranged: Vec<(String, Poly)> = Vec::new();
+    // An enclosing loop's counter, a size of the region, is at least its loop's lower bound
+    // (the harness keeps it in that range: `enclosing_ranges`).
+    for ind in enclosing {
+        if !ind.data_dependent
+            && let Some(by) = ind.lower.add(&width_of(&ind.var))
+        {
+            ranged.push((ind.var.clone(), by));
+        }
+    }
+    for ind in nest.iter().chain(enclosing) {
+        let (Some((u, cu)), Some((l, cl))) = (single_size(&ind.upper), single_size(&ind.lower))
+        else {
+            continue;
+        };
+        if u == l || ranged.iter().any(|(v, _)| *v == u || *v == l) {
+            continue;
+        }
+        if let Some(by) = Poly::var(&l)
+            .add(&width_of(&u))
+            .and_then(|p| p.add(&Poly::constant(cl - cu)))
+        {
+            ranged.push((u, by));
+        }
+    }
+    let mut widths: Vec<Poly> = vec![Poly::constant(0)];
+    widths.extend(nest.iter().filter_map(|ind| ind.upper.sub(&ind.lower)));
+    // Sizes are at least 1, widths at least 0: no negative term left means never negative.
+    let nonnegative = |p: &Poly| {
+        let p = ranged
+            .iter()
+            .try_fold(p.clone(), |q, (v, by)| q.substitute(v, by));
+        let shifted = p.and_then(|p| {
+            p.vars()
+                .iter()
+                .filter(|v| !v.starts_with(INDEX_VALUE))
+                .try_fold(p.clone(), |q, v| {
+                    q.substitute(v, &Poly::var(v).add(&Poly::constant(1))?)
+                })
+        });
+        shifted.is_some_and(|q| !q.has_negative_terms())
+    };
+    subs.into_iter().any(|s| {
+        let Some(min) = min_over(s, nest) else {
+            return false;
+        };
+        if min
+            .vars()
+            .iter()
+            .any(|v| v.contains('[') || v.starts_with(INDEX_VALUE))
+        {
+            return false;
+        }
+        !widths
+            .iter()
+            .any(|w| min.sub(w).is_some_and(|rest| nonnegative(&rest)))
+    })
 }
 
 /// Every polynomial the one-subscript references `refs` may take (each alternative of a
@@ -998,6 +1116,24 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 }
             }
         };
+        // The harness allocates from index 0: a subscript below it (`z[i - stride]`, a pointer
+        // into the middle of an image) would read outside what it filled.
+        let flat: Option<Vec<super::facts::ArrayRef>> = flat_arrays
+            .get(name)
+            .and_then(|shape| refs.iter().map(|r| flat_ref(r, shape)).collect());
+        let reach: Vec<&super::facts::ArrayRef> = match &flat {
+            Some(f) => f.iter().collect(),
+            None => refs.clone(),
+        };
+        if let Some(r) = reach
+            .iter()
+            .find(|r| reaches_before_start(r, &nest, req.enclosing))
+        {
+            return Err(format!(
+                "`{}` (line {}) reads before the start of `{name}` (a pointer into a larger buffer); a region's arrays start at index 0",
+                r.text, r.line
+            ));
+        }
         for r in &refs {
             if !gathered_arrays.contains(name) {
                 for ia in &r.index_arrays {
@@ -1150,6 +1286,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             }
         }
     }
+
+    enclosing_ranges(&mut params, req.enclosing);
 
     // The whole function is the region when its body is the nest (plus constants) and its
     // parameters already have the contract's shape.

@@ -1149,6 +1149,49 @@ void skip(int nb, const int* count, double* p, const double* f, double dt) {
     compile_regions(&[("advance".into(), r)]);
 }
 
+/// A region's arrays start at index 0: a subscript that may fall below it is refused with that
+/// reason; one kept above it by the loop's own ranges (a Fortran-style `k - y_min + 2` from
+/// `k = y_min`, an inner loop whose row `k` its enclosing loop keeps in `y_min..=y_max`) is not,
+/// and that enclosing range is handed to the harness.
+#[test]
+fn subscripts_below_the_start_are_refused_and_ranges_kept() {
+    let src = "\
+void diff(int n, signed char* out, const unsigned char* z, int stride) {
+    for (int i = 0; i < n; ++i) out[i] = z[i] - z[i - stride];
+}
+void rows(int x_min, int x_max, int y_min, int y_max, double* a, const double* b) {
+    for (int k = y_min; k <= y_max; k++) {
+        for (int j = x_min; j <= x_max; j++) {
+            a[(x_max + 4) * (k - y_min + 2) + j - x_min + 2] = b[(x_max + 4) * (k - y_min + 1) + j - x_min + 2];
+        }
+    }
+}
+";
+    let at = |line: usize| outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default());
+    let err = at(2).unwrap_err().to_string();
+    assert!(err.contains("reads before the start of `z`"), "{err}");
+    at(5).unwrap_or_else(|e| panic!("outer: {e}"));
+    let (_, inner) = at(6).unwrap_or_else(|e| panic!("inner: {e}"));
+    let k = inner
+        .params
+        .iter()
+        .find(|p| p.name == "k")
+        .expect("k is a size");
+    assert!(k.is_size);
+    let range = k.input.as_ref().expect("k keeps its loop's range");
+    // `y_max` is no size of the inner region (no subscript names it): only the lower end.
+    assert_eq!(
+        (range.min.as_deref(), range.max.as_deref()),
+        (Some("y_min"), None)
+    );
+    // The plan draws it there in every case.
+    let plan = crate::verify::plan::plan_for(&inner, 5);
+    for c in plan.cases.iter().chain([&plan.timed]) {
+        let get = |n: &str| c.sizes.iter().find(|(s, _)| s == n).unwrap().1;
+        assert!(get("k") >= get("y_min"), "{c:?}");
+    }
+}
+
 /// A harness allocates what the subscripts reach, not what the array was declared with: a loop
 /// that runs past a declared size (`buf[16]` written below `n`, rows of 4 walked below `m`) would
 /// otherwise be written past its end under test. A dimension may name a constant of a header the

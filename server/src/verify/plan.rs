@@ -584,7 +584,8 @@ fn planned_shapes(region: &OffloadRegion, rng: &mut u64) -> Vec<(Shape, Role)> {
                 (_, Role::HeldOut) if i + 1 == n_shapes => held_lower[j],
                 _ => LOWER_VALUES[(i + j) % LOWER_VALUES.len()],
             };
-            (within_budget(region, scaling.complete(shape, lower)), role)
+            let shape = within_budget(region, scaling.complete(shape, lower));
+            (within_ranges(region, shape), role)
         })
         .filter(|(s, _)| seen.insert(s.clone()))
         .collect()
@@ -603,7 +604,29 @@ fn timed_shape(region: &OffloadRegion) -> Shape {
     };
     let s = if s % 256 == 0 { s - 1 } else { s };
     let scaled = scaling.scaled_names().into_iter().map(|n| (n, s)).collect();
-    scaling.complete(scaled, |_| 1)
+    within_ranges(region, scaling.complete(scaled, |_| 1))
+}
+
+/// A size with a declared range (an enclosing loop's counter, `k` in `y_min..=y_max`) moved
+/// into it at the other sizes' values; where the range is empty, to its lower end.
+fn within_ranges(region: &OffloadRegion, mut shape: Shape) -> Shape {
+    for p in region.params.iter().filter(|p| p.is_size) {
+        let Some(input) = &p.input else { continue };
+        let vars = vars_at(region, &shape);
+        let bound = |e: &Option<String>| e.as_deref().and_then(|e| eval(e, &vars).ok());
+        let (lo, hi) = (bound(&input.min), bound(&input.max));
+        if let Some((_, v)) = shape.iter_mut().find(|(n, _)| *n == p.name) {
+            let mut x = *v as f64;
+            if let Some(hi) = hi {
+                x = x.min(hi);
+            }
+            if let Some(lo) = lo {
+                x = x.max(lo);
+            }
+            *v = x as i64;
+        }
+    }
+    shape
 }
 
 fn next_u64(state: &mut u64) -> u64 {

@@ -140,7 +140,8 @@ fn a_bin_read_back_in_its_own_update_is_an_increment() {
     let p = port(&r).unwrap();
     assert!(p.shape.contains("histogram"), "{}", p.shape);
     assert!(
-        p.code.contains("atomicAdd(&port_bins_rows[j], (int)((w[i])))"),
+        p.code
+            .contains("atomicAdd(&port_bins_rows[j], (int)((w[i])))"),
         "{}",
         p.code
     );

@@ -15,14 +15,13 @@ const TARGET_RECALL: f64 = 0.85;
 const TARGET_KIND_AGREEMENT: f64 = 0.95;
 const TARGET_OFFER_RATE: f64 = 0.80;
 /// Floors at or just below the figures last measured (2026-12-07d: recall 0.866 (285/329), kind
-/// 0.979, offer 0.739 (243/329); docs/reports/analysis): the test fails on any regression. The
-/// offer rate fell from 0.805 when regions whose subscripts may reach below index 0 (`z[i -
-/// stride]`, TeaLeaf's halo packing) were refused: the harness allocates from 0, so their
-/// verification read outside what it filled. It stays below the target until regions
-/// take such arrays by a base pointer.
+/// 0.979, offer 0.809 (266/329); docs/reports/analysis): the test fails on any regression, and
+/// below the targets. Arrays whose subscripts may reach below index 0 (`z[i - stride]`,
+/// TeaLeaf's halo packing) count only because the region takes them by a base pointer: the
+/// harness allocates from 0.
 const MIN_RECALL: f64 = TARGET_RECALL;
 const MIN_KIND_AGREEMENT: f64 = 0.97;
-const MIN_OFFER_RATE: f64 = 0.735;
+const MIN_OFFER_RATE: f64 = TARGET_OFFER_RATE;
 const MIN_LOOPS: usize = 300;
 const MIN_PROJECTS: usize = 6;
 

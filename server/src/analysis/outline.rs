@@ -313,18 +313,16 @@ fn single_size(p: &Poly) -> Option<(String, i64)> {
     c.as_constant().map(|c| (v.clone(), c))
 }
 
-/// A subscript of `r` may be negative over the iteration space with every size at least 1 (the
-/// harness's sizes are) and every range of the nest non-empty (the loop runs): `i - stride` from
+/// How many elements before index 0 the subscripts of `r` may reach (`None`: none), with every
+/// size at least 1 (the harness's sizes are) and every range of the nest non-empty (the loop runs): `i - stride` from
 /// `i = 0` is, `j - 1` from `j = x_min` is not, nor `y_max - y_min + 4` below `k <= y_max + 2`
 /// from `k = y_min`.
 fn reaches_before_start(
     r: &super::facts::ArrayRef,
     nest: &[Induction],
     enclosing: &[Induction],
-) -> bool {
-    let Some(subs) = subscript_polys(&[r]) else {
-        return false;
-    };
+) -> Option<Poly> {
+    let subs = subscript_polys(&[r])?;
     let width_of = |v: &str| Poly::var(&format!("{INDEX_VALUE}width_{v}"));
     // Where a range runs from one size to another (`k = y_min ..= y_max + 2`), the upper size is
     // the lower one plus a width of at least 0 (`y_max = y_min - 2 + w`) wherever the loop runs.
@@ -370,21 +368,35 @@ fn reaches_before_start(
         });
         shifted.is_some_and(|q| !q.has_negative_terms())
     };
-    subs.into_iter().any(|s| {
+    // How far below 0 each subscript may reach: its minimum's negative terms, negated.
+    let mut before: Option<Poly> = None;
+    for s in subs {
         let Some(min) = min_over(s, nest) else {
-            return false;
+            continue;
         };
         if min
             .vars()
             .iter()
             .any(|v| v.contains('[') || v.starts_with(INDEX_VALUE))
         {
-            return false;
+            continue;
         }
-        !widths
+        if widths
             .iter()
             .any(|w| min.sub(w).is_some_and(|rest| nonnegative(&rest)))
-    })
+        {
+            continue;
+        }
+        let below = min.scale(-1)?.without_negative_terms();
+        if below.has_negative_terms() {
+            continue;
+        }
+        before = Some(match before {
+            None => below,
+            Some(b) => b.termwise_max(&below),
+        });
+    }
+    before
 }
 
 /// Every polynomial the one-subscript references `refs` may take (each alternative of a
@@ -1030,6 +1042,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     // Index arrays whose values' range became a size parameter (above, and in gathers), and
     // the arrays indexed so.
     let mut gathered_arrays: HashSet<String> = HashSet::new();
+    // Arrays reached below index 0, with how far: passed from that far before their start.
+    let mut based: Vec<(String, String)> = Vec::new();
     for p in params
         .iter()
         .filter(|p| p.region.is_array && p.region.extent.is_none())
@@ -1125,15 +1139,32 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
             Some(f) => f.iter().collect(),
             None => refs.clone(),
         };
-        if let Some(r) = reach
+        let before = reach
             .iter()
-            .find(|r| reaches_before_start(r, &nest, req.enclosing))
-        {
-            return Err(format!(
-                "`{}` (line {}) reads before the start of `{name}` (a pointer into a larger buffer); a region's arrays start at index 0",
-                r.text, r.line
-            ));
-        }
+            .filter_map(|r| reaches_before_start(r, &nest, req.enclosing).map(|b| (r, b)))
+            .reduce(|(r, a), (_, b)| (r, a.termwise_max(&b)));
+        let extent = match before {
+            // Taken by a base pointer that far before (`based`): the region sees an array from 0.
+            Some((_, b))
+                if flat.is_none()
+                    && !gathered_arrays.contains(name)
+                    && refs.iter().all(|r| r.index_arrays.is_empty())
+                    && p.decl.pointer == 1
+                    && !p.decl.vector
+                    && p.decl.array_size.is_none() =>
+            {
+                let b = rename_size(&b);
+                based.push((name.clone(), b.to_string()));
+                format!("{b} + {extent}")
+            }
+            Some((r, _)) => {
+                return Err(format!(
+                    "`{}` (line {}) reads before the start of `{name}` (a pointer into a larger buffer); a region's arrays start at index 0",
+                    r.text, r.line
+                ));
+            }
+            None => extent,
+        };
         for r in &refs {
             if !gathered_arrays.contains(name) {
                 for ia in &r.index_arrays {
@@ -1292,7 +1323,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     // The whole function is the region when its body is the nest (plus constants) and its
     // parameters already have the contract's shape.
     // A hoisted bound is evaluated where the loop was, which a whole function has no place for.
-    let whole = if this_class.is_some() || !req.hoisted.is_empty() {
+    // So is an array taken by a base pointer, which the prelude names back.
+    let whole = if this_class.is_some() || !req.hoisted.is_empty() || !based.is_empty() {
         None
     } else {
         whole_function_params(func, req, decls, &params)
@@ -1331,7 +1363,7 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
 
     // The body: rewrite written scalars to `(*x)` and container methods to plain pointers/sizes.
     let range_for = req.node.kind() == "for_range_loop";
-    let (body_node, prelude) = if whole_function {
+    let (body_node, mut prelude) = if whole_function {
         (
             func.child_by_field_name("body").ok_or("no body")?,
             Vec::new(),
@@ -1443,6 +1475,34 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
                 (path.call_arg != path.param).then(|| path.call_arg.clone())
             };
         }
+    }
+    // A based array is passed from `before` elements ahead of where the loop's pointer points
+    // and named back in the prelude, so the loop's code reads it as written.
+    for (name, before) in &based {
+        if whole_function {
+            return Err(format!(
+                "`{name}` is read before its start (a pointer into a larger buffer), and a whole-function region cannot move its parameters"
+            ));
+        }
+        let Some(p) = ordered.iter_mut().find(|p| p.region.name == *name) else {
+            continue;
+        };
+        let base = format!("{name}_base");
+        let arg = p.region.call_arg.clone().unwrap_or_else(|| name.clone());
+        p.region.call_arg = Some(format!("({arg}) - ({before})"));
+        let qualifier = if p.region.access == Access::Read {
+            "const "
+        } else {
+            ""
+        };
+        prelude.insert(
+            0,
+            format!(
+                "    {qualifier}{ty}* {name} = {base} + ({before});",
+                ty = p.region.elem_type
+            ),
+        );
+        p.region.name = base;
     }
     let region_params: Vec<RegionParam> = ordered.into_iter().map(|p| p.region).collect();
     let mut region = OffloadRegion {

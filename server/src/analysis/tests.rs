@@ -1149,12 +1149,12 @@ void skip(int nb, const int* count, double* p, const double* f, double dt) {
     compile_regions(&[("advance".into(), r)]);
 }
 
-/// A region's arrays start at index 0: a subscript that may fall below it is refused with that
-/// reason; one kept above it by the loop's own ranges (a Fortran-style `k - y_min + 2` from
+/// A region's arrays start at index 0: an array a subscript may reach below it is passed from
+/// that far before its start and named back in the prelude; one kept above it by the loop's ranges (a Fortran-style `k - y_min + 2` from
 /// `k = y_min`, an inner loop whose row `k` its enclosing loop keeps in `y_min..=y_max`) is not,
 /// and that enclosing range is handed to the harness.
 #[test]
-fn subscripts_below_the_start_are_refused_and_ranges_kept() {
+fn subscripts_below_the_start_are_based_and_ranges_kept() {
     let src = "\
 void diff(int n, signed char* out, const unsigned char* z, int stride) {
     for (int i = 0; i < n; ++i) out[i] = z[i] - z[i - stride];
@@ -1168,8 +1168,22 @@ void rows(int x_min, int x_max, int y_min, int y_max, double* a, const double* b
 }
 ";
     let at = |line: usize| outline_at(src.as_bytes(), Language::Cpp, line, &Headers::default());
-    let err = at(2).unwrap_err().to_string();
-    assert!(err.contains("reads before the start of `z`"), "{err}");
+    let (_, diff) = at(2).unwrap_or_else(|e| panic!("diff: {e}"));
+    let z = diff
+        .params
+        .iter()
+        .find(|p| p.name == "z_base")
+        .expect("z by its base");
+    assert_eq!(z.extent.as_deref(), Some("stride + n"));
+    assert_eq!(z.call_arg.as_deref(), Some("(z) - (stride)"));
+    assert!(
+        diff.source
+            .contains("const unsigned char* z = z_base + (stride);"),
+        "{}",
+        diff.source
+    );
+    let port = crate::search::port::port(&diff).unwrap_or_else(|e| panic!("port: {e}"));
+    assert!(port.code.contains("z_base + (stride)"), "{}", port.code);
     at(5).unwrap_or_else(|e| panic!("outer: {e}"));
     let (_, inner) = at(6).unwrap_or_else(|e| panic!("inner: {e}"));
     let k = inner

@@ -731,7 +731,6 @@ fn const_eval(node: Node, src: &[u8], macros: &Macros) -> Option<i64> {
     }
 }
 
-/// The counters of a loop and of all loops nested in it, outermost first.
 /// Counters of the loops around loop `idx`, innermost first.
 fn enclosing_inductions(idx: usize, infos: &[LoopInfo]) -> Vec<Induction> {
     let mut out = Vec::new();
@@ -743,6 +742,7 @@ fn enclosing_inductions(idx: usize, infos: &[LoopInfo]) -> Vec<Induction> {
     out
 }
 
+/// The counters of a loop and of all loops nested in it, outermost first.
 fn nest_inductions(idx: usize, infos: &[LoopInfo]) -> Vec<Induction> {
     let mut out: Vec<Induction> = Vec::new();
     if let Some(i) = &infos[idx].facts.induction {

@@ -314,9 +314,9 @@ fn single_size(p: &Poly) -> Option<(String, i64)> {
 }
 
 /// How many elements before index 0 the subscripts of `r` may reach (`None`: none), with every
-/// size at least 1 (the harness's sizes are) and every range of the nest non-empty (the loop runs): `i - stride` from
-/// `i = 0` is, `j - 1` from `j = x_min` is not, nor `y_max - y_min + 4` below `k <= y_max + 2`
-/// from `k = y_min`.
+/// size at least 1 (the harness's sizes are) and every range of the nest non-empty (the loop
+/// runs): `stride` for `i - stride` from `i = 0`; none for `j - 1` from `j = x_min`, nor for
+/// `y_max - y_min + 4` below `k <= y_max + 2` from `k = y_min`.
 fn reaches_before_start(
     r: &super::facts::ArrayRef,
     nest: &[Induction],
@@ -1478,12 +1478,8 @@ pub fn outline(req: &OutlineRequest) -> Result<OffloadRegion, String> {
     }
     // A based array is passed from `before` elements ahead of where the loop's pointer points
     // and named back in the prelude, so the loop's code reads it as written.
+    // (A region with such an array is never the whole function: `whole` above.)
     for (name, before) in &based {
-        if whole_function {
-            return Err(format!(
-                "`{name}` is read before its start (a pointer into a larger buffer), and a whole-function region cannot move its parameters"
-            ));
-        }
         let Some(p) = ordered.iter_mut().find(|p| p.region.name == *name) else {
             continue;
         };

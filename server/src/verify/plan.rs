@@ -313,23 +313,7 @@ impl<'a> Scaling<'a> {
 
     /// Expression variables at scale `s` (lower bounds at 1).
     fn vars(&self, s: i64) -> HashMap<String, f64> {
-        let mut vars = HashMap::new();
-        for p in &self.region.params {
-            if p.is_size {
-                let v = if self.is_lower(&p.name) { 1 } else { s };
-                vars.insert(p.name.clone(), v as f64);
-            } else if !p.is_array {
-                // A non-size scalar in an extent (a bin count) is drawn from its range: assume its top.
-                let v = p
-                    .input
-                    .as_ref()
-                    .and_then(|i| i.max.as_deref())
-                    .and_then(|m| m.trim().parse::<f64>().ok())
-                    .unwrap_or(1.0);
-                vars.insert(p.name.clone(), v);
-            }
-        }
-        vars
+        vars_with(self.region, |n| if self.is_lower(n) { 1 } else { s })
     }
 
     fn iterations_at(&self, s: i64) -> f64 {
@@ -384,32 +368,50 @@ impl<'a> Scaling<'a> {
     }
 }
 
-/// The expression variables at the given sizes (non-size scalars as in `Scaling::vars`).
-fn vars_at(region: &OffloadRegion, sizes: &[(String, i64)]) -> HashMap<String, f64> {
-    let mut vars = Scaling {
-        region,
-        lower: Vec::new(),
-    }
-    .vars(1);
-    for (n, v) in sizes {
-        vars.insert(n.clone(), *v as f64);
+/// Expression variables with each size at `size(name)`; a non-size scalar in an extent (a bin
+/// count) is drawn from its range, so it is taken at its top.
+fn vars_with(region: &OffloadRegion, size: impl Fn(&str) -> i64) -> HashMap<String, f64> {
+    let mut vars = HashMap::new();
+    for p in &region.params {
+        if p.is_size {
+            vars.insert(p.name.clone(), size(&p.name) as f64);
+        } else if !p.is_array {
+            let v = p
+                .input
+                .as_ref()
+                .and_then(|i| i.max.as_deref())
+                .and_then(|m| m.trim().parse::<f64>().ok())
+                .unwrap_or(1.0);
+            vars.insert(p.name.clone(), v);
+        }
     }
     vars
 }
 
+/// The expression variables at the given sizes (a size not given at 1).
+fn vars_at(region: &OffloadRegion, sizes: &[(String, i64)]) -> HashMap<String, f64> {
+    vars_with(region, |n| {
+        sizes.iter().find(|(s, _)| s == n).map_or(1, |(_, v)| *v)
+    })
+}
+
+/// Bytes of array `p` at `vars` (`None` where its extent does not evaluate).
+fn array_bytes(
+    region: &OffloadRegion,
+    p: &RegionParam,
+    vars: &HashMap<String, f64>,
+) -> Option<f64> {
+    let ext = eval(p.extent.as_deref()?, vars).ok()?;
+    Some(ext.max(0.0) * elem_bytes(region, &p.elem_type) as f64)
+}
+
+/// Bytes of all arrays (one element where an extent does not evaluate).
 fn bytes_with(region: &OffloadRegion, vars: &HashMap<String, f64>) -> f64 {
     region
         .params
         .iter()
         .filter(|p| p.is_array)
-        .map(|p| {
-            let ext = p
-                .extent
-                .as_deref()
-                .and_then(|e| eval(e, vars).ok())
-                .unwrap_or(1.0);
-            ext.max(0.0) * elem_bytes(region, &p.elem_type) as f64
-        })
+        .map(|p| array_bytes(region, p, vars).unwrap_or(elem_bytes(region, &p.elem_type) as f64))
         .sum()
 }
 
@@ -510,8 +512,8 @@ pub enum Role {
 /// The shapes a region is checked on, each size parameter drawn on its own: sizes 1 and 2,
 /// primes, n ≡ 1 and 31 (mod 32 and mod 256), one side 1, rectangles with either side long, a
 /// multiple of 256 (what kernels are tuned for), and a held-out shape from `rng`.
-fn planned_shapes(region: &OffloadRegion, rng: &mut u64) -> Vec<(Shape, Role)> {
-    let scaling = Scaling::new(region);
+fn planned_shapes(scaling: &Scaling, rng: &mut u64) -> Vec<(Shape, Role)> {
+    let region = scaling.region;
     let names = scaling.scaled_names();
     let k = names.len();
     let small = scaling.for_iterations(500.0).max(37);
@@ -568,12 +570,11 @@ fn planned_shapes(region: &OffloadRegion, rng: &mut u64) -> Vec<(Shape, Role)> {
         })
         .collect();
     out.push((shape_of(&names, &held), Role::HeldOut));
-    // Lower bounds: 1 in the edge shapes (2 in the all-2 one), so a side of 1 is one wide, else cycling through small
-    // values, each lower bound its own; the held-out shape draws them.
+    // Lower bounds: 1 in the edge shapes (2 in the all-2 one), so a side of 1 is one wide; else
+    // cycling through small values, each lower bound its own; the held-out shape draws them.
     let held_lower: Vec<i64> = (0..scaling.lower.len())
         .map(|_| LOWER_VALUES[(next_u64(rng) % LOWER_VALUES.len() as u64) as usize])
         .collect();
-    let n_shapes = out.len();
     let mut seen = std::collections::HashSet::new();
     out.into_iter()
         .enumerate()
@@ -581,7 +582,7 @@ fn planned_shapes(region: &OffloadRegion, rng: &mut u64) -> Vec<(Shape, Role)> {
             let lower = |j: usize| match (i, role) {
                 (1, _) => 2,
                 (_, Role::Edge) => 1,
-                (_, Role::HeldOut) if i + 1 == n_shapes => held_lower[j],
+                (_, Role::HeldOut) => held_lower[j],
                 _ => LOWER_VALUES[(i + j) % LOWER_VALUES.len()],
             };
             let shape = within_budget(region, scaling.complete(shape, lower));
@@ -593,8 +594,8 @@ fn planned_shapes(region: &OffloadRegion, rng: &mut u64) -> Vec<(Shape, Role)> {
 
 /// The timed shape: the largest common scale within the working set, not a multiple of 256;
 /// lower bounds at 1.
-fn timed_shape(region: &OffloadRegion) -> Shape {
-    let scaling = Scaling::new(region);
+fn timed_shape(scaling: &Scaling) -> Shape {
+    let region = scaling.region;
     let large = scaling.for_iterations(1_000_000.0);
     // At least the largest case's scale, unless its arrays would not fit a case either.
     let s = if scaling.bytes_at(large) <= CASE_BYTES {
@@ -675,14 +676,15 @@ pub fn plan_for(region: &OffloadRegion, run_seed: u64) -> Plan {
             timed
         }
         None => {
-            for (i, (sizes, role)) in planned_shapes(region, &mut rng).iter().enumerate() {
+            let scaling = Scaling::new(region);
+            for (i, (sizes, role)) in planned_shapes(&scaling, &mut rng).iter().enumerate() {
                 let dist = match role {
                     Role::Special => 2,
                     _ => (i % 2) as u32,
                 };
                 add(sizes, dist, *role, &mut rng);
             }
-            timed_shape(region)
+            timed_shape(&scaling)
         }
     };
     let min_samples = 10;
@@ -755,13 +757,12 @@ fn footprint(region: &OffloadRegion, vars: &HashMap<String, f64>) -> Option<f64>
         .iter()
         .filter(|p| p.is_array)
         .map(|p| {
-            let ext = eval(p.extent.as_deref()?, vars).ok()?;
             let moves = if p.access == crate::analysis::Access::ReadWrite {
                 2.0
             } else {
                 1.0
             };
-            Some(ext.max(0.0) * elem_bytes(region, &p.elem_type) as f64 * moves)
+            Some(array_bytes(region, p, vars)? * moves)
         })
         .sum()
 }

@@ -161,13 +161,21 @@ impl<'a> Context<'a> {
         self.edits.apply(self.parsed.src, self.nest.body.clone())
     }
 
-    /// Sets a counter from the iteration number `t`.
+    /// Sets a counter, and the variables its header steps beside it, from the iteration number `t`.
     pub fn counter(c: &Counted, t: &str) -> String {
-        let value = format!("({}) + {t} * ({}LL)", c.start, c.step);
-        match &c.decl_type {
-            Some(ty) => format!("{ty} {} = ({ty})({value});", c.var),
-            None => format!("{} = {value};", c.var),
+        let set = |var: &str, ty: &Option<String>, start: &str, step: i64| {
+            let value = format!("({start}) + {t} * ({step}LL)");
+            match ty {
+                Some(ty) => format!("{ty} {var} = ({ty})({value});"),
+                None => format!("{var} = {value};"),
+            }
+        };
+        let mut out = set(&c.var, &c.decl_type, &c.start, c.step);
+        for m in &c.companions {
+            out.push(' ');
+            out.push_str(&set(&m.var, &m.decl_type, &m.start, m.step));
         }
+        out
     }
 
     /// Whether an expression of the loop header can be computed by the launcher (it reads only
@@ -238,7 +246,12 @@ impl<'a> Context<'a> {
     /// Why the analysis of the serial function finds the mapped loop sequential (a loop-carried
     /// dependence), if it does: a declared kind (a benchmark task's) is checked against it, so a
     /// serial loop declared a map gets no port that races.
+    ///
+    /// A region outlined from a user's file (no declared sizes) keeps the kind that the analysis
+    /// of the whole file found: that analysis saw the enclosing loops' ranges (`0 <= jj < depth`)
+    /// that the region's function alone only gets as inputs, so it is not second-guessed here.
     pub fn outer_dependence(&self) -> Option<String> {
+        self.region.sizes.as_ref()?;
         let line = self.nest.outer_line;
         let report = crate::analysis::analyze_source(
             self.parsed.src.as_bytes(),

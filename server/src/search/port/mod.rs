@@ -12,6 +12,7 @@
 
 mod argext;
 mod device;
+mod elements;
 mod histogram;
 mod kernel;
 pub mod nest;

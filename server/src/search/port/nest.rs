@@ -49,6 +49,18 @@ pub struct Counted {
     pub trips: String,
     /// Identifiers the start and the bound read.
     pub reads: Vec<String>,
+    /// Variables the header advances with the counter (`ii++, iOff++`), each by a constant step.
+    pub companions: Vec<Companion>,
+}
+
+/// A variable a loop header starts and steps beside its counter: `iOff` of
+/// `for (int iOff = 64*iBox, ii = 0; ii < n; ii++, iOff++)`, `start + t * step` in iteration `t`.
+#[derive(Debug, Clone)]
+pub struct Companion {
+    pub var: String,
+    pub decl_type: Option<String>,
+    pub start: String,
+    pub step: i64,
 }
 
 /// The region's function, split where the port needs it.
@@ -210,39 +222,50 @@ fn counted(p: &Parsed, node: Node) -> Result<Counted, NoPort> {
             ));
         }
     };
-    let (var, decl_type, start) = match init.kind() {
-        "declaration" => {
-            let ty = init
-                .child_by_field_name("type")
-                .map(|t| p.text(t).to_string())
-                .ok_or_else(|| NoPort::new("the counter has no type"))?;
-            let d = init
-                .child_by_field_name("declarator")
-                .filter(|d| d.kind() == "init_declarator")
-                .ok_or_else(|| NoPort::new("the loop declares no single counter"))?;
-            let name = d.child_by_field_name("declarator").map(|n| p.text(n));
-            let value = d.child_by_field_name("value").map(|n| p.text(n));
-            match (name, value) {
-                (Some(n), Some(v)) => (n.to_string(), Some(ty), v.to_string()),
-                _ => return Err(NoPort::new("the counter has no start value")),
-            }
-        }
-        "assignment_expression" if op_of(p, init) == "=" => {
-            let l = init.child_by_field_name("left").map(|n| p.text(n));
-            let r = init.child_by_field_name("right").map(|n| p.text(n));
-            match (l, r) {
-                (Some(l), Some(r)) => (l.to_string(), None, r.to_string()),
-                _ => return Err(NoPort::new("the counter has no start value")),
-            }
-        }
-        _ => return Err(NoPort::new("the loop does not start a single counter")),
-    };
-    let step = step_of(p, update, &var).ok_or_else(|| {
+    let starts = starts_of(p, init)?;
+    let steps: Vec<Node> = comma_parts(update);
+    let var = counter_of(p, cond, &starts)?;
+    let (decl_type, start) = starts
+        .iter()
+        .find(|s| s.var == var)
+        .map(|s| (s.decl_type.clone(), s.value.clone()))
+        .ok_or_else(|| NoPort::new(format!("the loop does not start its counter `{var}`")))?;
+    let step_of_var = |v: &str| steps.iter().find_map(|u| step_of(p, *u, v));
+    let step = step_of_var(&var).ok_or_else(|| {
         NoPort::new(format!(
             "the step `{}` is not a constant step of `{var}`",
             p.text(update)
         ))
     })?;
+    let mut companions = Vec::new();
+    for s in starts.iter().filter(|s| s.var != var) {
+        // Each thread computes the start of its iteration from the header's values, so a start
+        // must not read what the header itself starts.
+        if let Some(x) = s.reads.iter().find(|x| starts.iter().any(|o| &o.var == *x)) {
+            return Err(NoPort::new(format!(
+                "the header starts `{}` from `{x}`, which it starts too",
+                s.var
+            )));
+        }
+        let step = step_of_var(&s.var).ok_or_else(|| {
+            NoPort::new(format!(
+                "the header starts `{}` beside the counter `{var}` but does not step it by a constant",
+                s.var
+            ))
+        })?;
+        companions.push(Companion {
+            var: s.var.clone(),
+            decl_type: s.decl_type.clone(),
+            start: s.value.clone(),
+            step,
+        });
+    }
+    if steps.len() != 1 + companions.len() {
+        return Err(NoPort::new(format!(
+            "the step `{}` updates a variable the header does not start",
+            p.text(update)
+        )));
+    }
     if cond.kind() != "binary_expression" {
         return Err(NoPort::new(format!(
             "the condition `{}` is not a comparison",
@@ -292,11 +315,13 @@ fn counted(p: &Parsed, node: Node) -> Result<Counted, NoPort> {
         }
     };
     let mut reads = identifiers(p, bound);
-    if let Some(v) = init.child_by_field_name("declarator") {
-        reads.extend(identifiers(p, v).into_iter().filter(|x| *x != var));
-    } else if let Some(v) = init.child_by_field_name("right") {
-        reads.extend(identifiers(p, v));
-    }
+    reads.extend(
+        starts
+            .iter()
+            .flat_map(|s| s.reads.iter())
+            .filter(|x| starts.iter().all(|s| &s.var != *x))
+            .cloned(),
+    );
     reads.sort();
     reads.dedup();
     Ok(Counted {
@@ -306,7 +331,105 @@ fn counted(p: &Parsed, node: Node) -> Result<Counted, NoPort> {
         step,
         trips,
         reads,
+        companions,
     })
+}
+
+/// A variable a `for` header's initializer starts.
+struct Start {
+    var: String,
+    decl_type: Option<String>,
+    value: String,
+    reads: Vec<String>,
+}
+
+/// What the initializer starts: `int i = 0, j = n`, `i = 0` or `i = 0, j = n`.
+fn starts_of(p: &Parsed, init: Node) -> Result<Vec<Start>, NoPort> {
+    let mut out = Vec::new();
+    match init.kind() {
+        "declaration" => {
+            let ty = init
+                .child_by_field_name("type")
+                .map(|t| p.text(t).to_string())
+                .ok_or_else(|| NoPort::new("the counter has no type"))?;
+            let mut cursor = init.walk();
+            for d in init.children_by_field_name("declarator", &mut cursor) {
+                if d.kind() != "init_declarator" {
+                    return Err(NoPort::new("the loop declares a variable without a value"));
+                }
+                let name = d.child_by_field_name("declarator");
+                let value = d.child_by_field_name("value");
+                match (name, value) {
+                    (Some(n), Some(v)) if n.kind() == "identifier" => out.push(Start {
+                        var: p.text(n).to_string(),
+                        decl_type: Some(ty.clone()),
+                        value: p.text(v).to_string(),
+                        reads: identifiers(p, v),
+                    }),
+                    _ => return Err(NoPort::new("the counter has no start value")),
+                }
+            }
+        }
+        _ => {
+            for a in comma_parts(init) {
+                if a.kind() != "assignment_expression" || op_of(p, a) != "=" {
+                    return Err(NoPort::new("the loop does not start a single counter"));
+                }
+                let l = a.child_by_field_name("left");
+                let r = a.child_by_field_name("right");
+                match (l, r) {
+                    (Some(l), Some(r)) if l.kind() == "identifier" => out.push(Start {
+                        var: p.text(l).to_string(),
+                        decl_type: None,
+                        value: p.text(r).to_string(),
+                        reads: identifiers(p, r),
+                    }),
+                    _ => return Err(NoPort::new("the counter has no start value")),
+                }
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(NoPort::new("the loop does not start a counter"));
+    }
+    Ok(out)
+}
+
+/// The variable the condition compares: the counter, one of those the header starts.
+fn counter_of(p: &Parsed, cond: Node, starts: &[Start]) -> Result<String, NoPort> {
+    if starts.len() == 1 {
+        return Ok(starts[0].var.clone());
+    }
+    let sides = [
+        cond.child_by_field_name("left"),
+        cond.child_by_field_name("right"),
+    ];
+    sides
+        .into_iter()
+        .flatten()
+        .find_map(|n| starts.iter().find(|s| s.var == p.text(n)))
+        .map(|s| s.var.clone())
+        .ok_or_else(|| {
+            NoPort::new(format!(
+                "the condition `{}` compares none of the variables the header starts",
+                p.text(cond)
+            ))
+        })
+}
+
+/// The operands of a comma expression, left to right (the node itself when it is none).
+fn comma_parts(n: Node) -> Vec<Node> {
+    if n.kind() != "comma_expression" {
+        return vec![n];
+    }
+    let mut out = Vec::new();
+    if let Some(l) = n.child_by_field_name("left") {
+        out.extend(comma_parts(l));
+    }
+    if let Some(r) = n.child_by_field_name("right") {
+        out.extend(comma_parts(r));
+    }
+    out
 }
 
 fn flip(op: &str) -> String {

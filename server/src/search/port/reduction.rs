@@ -118,20 +118,36 @@ impl Op {
     }
 }
 
-struct Accumulator {
+pub(super) struct Accumulator {
+    /// As the loop writes it: `sum`, or an element `cov[0]`.
     name: String,
     ty: String,
     scalar: Scalar,
     op: Op,
+    /// Where the blocks combine into: the pointer parameter, or `&cov[0]`.
+    pub(super) at: String,
+    /// The thread's private copy.
+    pub(super) local: String,
 }
 
 impl Accumulator {
+    pub(super) fn new(name: &str, ty: &str, scalar: Scalar, op: Op) -> Accumulator {
+        Accumulator {
+            name: name.to_string(),
+            ty: ty.to_string(),
+            scalar,
+            op,
+            at: name.to_string(),
+            local: format!("port_acc_{name}"),
+        }
+    }
+
     fn local(&self) -> String {
-        format!("port_acc_{}", self.name)
+        self.local.clone()
     }
 
     /// The block's value `v` folded into `*p` by one thread.
-    fn combine(&self, p: &str, v: &str) -> Result<String, NoPort> {
+    pub(super) fn combine(&self, p: &str, v: &str) -> Result<String, NoPort> {
         let (s, ty) = (self.scalar, &self.ty);
         let native = |f: &str| format!("{f}({p}, {v});");
         let wide = |f: &str| {
@@ -228,18 +244,14 @@ fn accumulators(ctx: &mut Context) -> Result<Vec<Accumulator>, NoPort> {
             }
         }
         let op = one_op(ops, &q.name)?;
-        out.push(Accumulator {
-            name: q.name.clone(),
-            ty: q.elem_type.clone(),
-            scalar,
-            op,
-        });
+        out.push(Accumulator::new(&q.name, &q.elem_type, scalar, op));
     }
+    out.extend(super::elements::accumulators(ctx)?);
     for r in &ctx.nest.prelude {
         let text = &ctx.parsed.src[r.clone()];
         if let Some(a) = out
             .iter()
-            .find(|a| crate::analysis::mentions_word(text, &a.name))
+            .find(|a| crate::analysis::mentions_word(text, word_of(&a.name)))
         {
             return Err(NoPort::new(format!(
                 "a declaration before the loop reads the accumulator `{}`",
@@ -250,7 +262,12 @@ fn accumulators(ctx: &mut Context) -> Result<Vec<Accumulator>, NoPort> {
     Ok(out)
 }
 
-fn one_op(mut ops: Vec<Op>, name: &str) -> Result<Op, NoPort> {
+/// The variable an accumulator belongs to: `cov` of `cov[0]`.
+fn word_of(name: &str) -> &str {
+    name.split('[').next().unwrap_or(name)
+}
+
+pub(super) fn one_op(mut ops: Vec<Op>, name: &str) -> Result<Op, NoPort> {
     ops.dedup();
     match ops.as_slice() {
         [op] => Ok(*op),
@@ -324,29 +341,24 @@ fn local_accumulators(ctx: &Context) -> Result<Vec<(Accumulator, usize)>, NoPort
             ))
         })?;
         let op = one_op(ops, &name)?;
-        out.push((
-            Accumulator {
-                name,
-                ty,
-                scalar,
-                op,
-            },
-            k,
-        ));
+        out.push((Accumulator::new(&name, &ty, scalar, op), k));
     }
     Ok(out)
 }
 
 /// Whether a read of `name` is part of its own update (`m = max(m, x)`) or of the condition of
 /// one (`if (x < m) m = x;`), where the partial value it reads is the thread's own.
-fn read_in_own_update(p: &super::nest::Parsed, n: Node, name: &str) -> bool {
+pub(super) fn read_in_own_update(p: &super::nest::Parsed, n: Node, name: &str) -> bool {
     let mut up = n.parent();
     while let Some(u) = up {
         match u.kind() {
             "assignment_expression" => {
-                return u
-                    .child_by_field_name("left")
-                    .is_some_and(|l| p.text(l).trim() == name);
+                return u.child_by_field_name("left").is_some_and(|l| {
+                    p.text(l)
+                        .chars()
+                        .filter(|c| !c.is_whitespace())
+                        .eq(name.chars())
+                });
             }
             // Only the condition of the if that updates it: `if (acc > 0) { if (v < acc) .. }`
             // would read the thread's partial where the serial code reads the whole value.
@@ -435,7 +447,11 @@ pub(super) fn is_deref_of(p: &super::nest::Parsed, n: Node, name: &str) -> bool 
 }
 
 /// The operator of the update whose target is the dereference `d`, or `None` where `d` is read.
-fn update_op(p: &super::nest::Parsed, d: Node, name: &str) -> Option<Result<Op, NoPort>> {
+pub(super) fn update_op(
+    p: &super::nest::Parsed,
+    d: Node,
+    name: &str,
+) -> Option<Result<Op, NoPort>> {
     let target = unparen(d);
     let parent = target.parent()?;
     let unknown = || {
@@ -587,6 +603,7 @@ pub fn write(ctx: &mut Context) -> Result<(String, String), NoPort> {
     }
     let locals = local_accumulators(ctx)?;
     let accs = accumulators(ctx)?;
+    let scattered = super::elements::atomics(ctx)?;
     if !locals.is_empty() {
         return write_locals(ctx, &accs, &locals);
     }
@@ -600,9 +617,15 @@ pub fn write(ctx: &mut Context) -> Result<(String, String), NoPort> {
                 .trim()
         )));
     }
+    if accs.is_empty() && scattered > 0 {
+        return Ok((
+            ctx.map(false),
+            "1-D grid-stride map with an atomic update per element update".to_string(),
+        ));
+    }
     if accs.is_empty() {
         return Err(NoPort::new(
-            "the reduction has no scalar accumulator (a reduction into an array)",
+            "the reduction has no accumulator the port can find (neither a scalar nor an array element)",
         ));
     }
     ctx.include("cuda/std/limits");
@@ -612,7 +635,7 @@ pub fn write(ctx: &mut Context) -> Result<(String, String), NoPort> {
     for a in &accs {
         let id = a.op.identity(&a.ty, a.scalar);
         locals.push_str(&format!("    {} {} = {id};\n", a.ty, a.local()));
-        let combine = a.combine(&a.name, &a.local())?;
+        let combine = a.combine(&a.at, &a.local())?;
         finish.push_str(&format!(
             "    {local} = port_block_reduce<{ty}>({local}, {id}, [](const {ty}& a, const {ty}& b) -> {ty} {{ return {op}; }});\n    if (threadIdx.x == 0) {{\n            {combine}\n    }}\n",
             local = a.local(),
@@ -690,12 +713,7 @@ fn part_type(a: &Accumulator) -> Option<Accumulator> {
     } else {
         ("unsigned int", Scalar::Unsigned(4))
     };
-    Some(Accumulator {
-        name: a.name.clone(),
-        ty: ty.into(),
-        scalar,
-        op: a.op,
-    })
+    Some(Accumulator::new(&a.name, ty, scalar, a.op))
 }
 
 /// Local accumulators: one thread runs the declarations and stores each accumulator's start
@@ -755,7 +773,7 @@ fn write_locals(
         Ok(())
     };
     for a in accs {
-        reduce(a, &a.local(), &a.name, None)?;
+        reduce(a, &a.local(), &a.at, None)?;
     }
     for (a, _) in locals {
         let part = part_type(a);

@@ -362,12 +362,9 @@ fn what_cannot_be_ported_says_why() {
         "void saxpy(int n, float a, const float* x, float* y) {\n    for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];\n}\n",
     );
     r.kind = LoopKind::Reduction;
-    assert!(
-        port(&r)
-            .unwrap_err()
-            .reason
-            .contains("no scalar accumulator")
-    );
+    r.source = r.source.replace("a * x[i] + y[i]", "a * x[i]");
+    let e = port(&r).unwrap_err();
+    assert!(e.reason.contains("no accumulator the port can find"), "{e}");
 }
 
 /// A whole-function reduction `void f(int n, const double* x, double* result)` with `body`, as a
@@ -589,6 +586,14 @@ fn a_declared_map_that_the_analysis_finds_sequential_has_no_port() {
         "void saxpy(int n, float a, const float* x, float* y) {\n    for (int i = 0; i < n; ++i) y[i] = a * x[i] + y[i];\n}\n",
     );
     r.source = "void saxpy(int n, float a, const float* x, float* y) {\n    for (int i = 0; i < n; ++i)\n        for (int j = i + 1; j < n; ++j)\n            if (y[i] > y[j]) { float t = y[i]; y[i] = y[j]; y[j] = t; }\n}\n".into();
+    // A user's region keeps the kind the analysis of the whole file found (it saw the enclosing
+    // loops' ranges); a task's declared kind is checked.
+    let user = port(&r).expect("a user's region keeps its analysed kind");
+    assert!(user.shape.contains("grid-stride map"), "{}", user.shape);
+    r.sizes = Some(crate::analysis::DeclaredSizes {
+        test: vec![[("n".to_string(), 100)].into()],
+        timed: [("n".to_string(), 1 << 20)].into(),
+    });
     let e = port(&r).unwrap_err();
     assert!(e.reason.contains("finds the loop sequential"), "{e}");
 }
@@ -620,4 +625,48 @@ fn a_min_or_max_macro_is_read_off_its_definition() {
     let mix = "#define MIX(a, b) ((a < b) ? b : 2 * a)\n";
     assert!(reduction::Op::from_macro(mix, "MIX").is_none());
     assert!(reduction::Op::from_macro(mix, "OTHER").is_none());
+}
+
+#[test]
+fn a_variable_stepped_beside_the_counter_is_set_from_the_iteration() {
+    let r = one(
+        "void scale(int n, int base, const float* f, float* p) {\n    for (int iOff = 64 * base, ii = 0; ii < n; ii++, iOff++) p[iOff] = 2.0f * f[iOff];\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(
+        p.code.contains(
+            "int ii = (int)((0) + port_t * (1LL)); int iOff = (int)((64 * base) + port_t * (1LL));"
+        ),
+        "{}",
+        p.code
+    );
+}
+
+#[test]
+fn elements_at_fixed_positions_are_accumulators_and_others_atomic_updates() {
+    let mut r = one(
+        "void cov(int n, const int* x, int* c) {\n    for (int i = 0; i < n; ++i) {\n        c[0] += x[i] * x[i];\n        c[1] += x[i];\n    }\n}\n",
+    );
+    r.kind = LoopKind::Reduction;
+    let p = port(&r).unwrap();
+    assert!(p.shape.contains("block reduction"), "{}", p.shape);
+    assert!(
+        p.code.contains("port_acc_c_0 += x[i] * x[i];"),
+        "{}",
+        p.code
+    );
+    assert!(
+        p.code.contains("atomicAdd(&c[1], (int)(port_acc_c_1));"),
+        "{}",
+        p.code
+    );
+
+    let mut r = one(
+        "void push(int n, const int* cell, const float* f, float* p) {\n    for (int i = 0; i < n; ++i) {\n        p[3 * cell[i]] *= f[i];\n    }\n}\n",
+    );
+    r.kind = LoopKind::Reduction;
+    let p = port(&r).unwrap();
+    assert!(p.shape.contains("atomic update"), "{}", p.shape);
+    assert!(p.code.contains("atomicCAS"), "{}", p.code);
+    assert!(p.code.contains("port_cur * (float)(f[i])"), "{}", p.code);
 }

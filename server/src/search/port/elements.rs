@@ -225,18 +225,14 @@ pub(super) fn atomics(ctx: &mut Context) -> Result<usize, NoPort> {
         {
             continue;
         }
+        // An array also read or stored at changing positions is one the analysis found each
+        // iteration's own (`r[i] = ..; r[i] -= ..` beside a scalar sum): left as the loop has it.
+        if roles.iter().any(|r| !matches!(r, Role::Update(_))) {
+            continue;
+        }
         let mut rewrites = Vec::new();
         for (u, r) in uses.iter().zip(roles) {
-            let op = match r {
-                Role::Update(op) => op,
-                Role::Store(e) => return Err(e),
-                Role::Read => {
-                    return Err(NoPort::new(format!(
-                        "`{}` is both updated and read at positions that change with the iteration",
-                        q.name
-                    )));
-                }
-            };
+            let Role::Update(op) = r else { continue };
             let (update, value) = atomic_value(p, u)?;
             rewrites.push((update, op, value, u.text.clone()));
         }

@@ -670,3 +670,13 @@ fn elements_at_fixed_positions_are_accumulators_and_others_atomic_updates() {
     assert!(p.code.contains("atomicCAS"), "{}", p.code);
     assert!(p.code.contains("port_cur * (float)(f[i])"), "{}", p.code);
 }
+
+#[test]
+fn an_array_stored_and_updated_beside_a_sum_stays_as_the_loop_has_it() {
+    let r = one(
+        "double res(int n, const double* u, const double* w, double* r) {\n    double rro = 0.0;\n    for (int i = 0; i < n; ++i) {\n        r[i] = u[i];\n        r[i] -= w[i];\n        rro += r[i] * r[i];\n    }\n    return rro;\n}\n",
+    );
+    let p = port(&r).unwrap();
+    assert!(p.code.contains("r[i] -= w[i];"), "{}", p.code);
+    assert!(!p.code.contains("atomicCAS"), "{}", p.code);
+}

@@ -16,7 +16,7 @@ use tree_sitter::Node;
 
 use super::NoPort;
 use super::kernel::{BLOCK, Context};
-use super::nest::{Parsed, op_of, walk};
+use super::nest::{Parsed, op_of, squash, walk};
 use super::reduction::{compared_op, deref_of, is_deref_of, split_conjunction};
 use super::types::Scalar;
 use crate::analysis::Access;
@@ -223,12 +223,11 @@ fn find<'t>(ctx: &Context<'t>) -> Result<Vec<Group<'t>>, NoPort> {
         }
         let mut conjuncts = Vec::new();
         split_conjunction(p, cond, &mut conjuncts);
-        let squash = |n: Node| p.text(n).split_whitespace().collect::<String>();
         let mut extremum = None;
         for c in &conjuncts {
             for &(k, value) in &assigned {
-                let v = squash(value);
-                let same = |n: Node| squash(n) == v;
+                let v = squash(p.text(value));
+                let same = |n: Node| squash(p.text(n)) == v;
                 if let Some(op) = compared_op(p, *c, &cands[k].name, &same) {
                     let strict = matches!(op_of(p, *c).as_str(), "<" | ">");
                     extremum = Some((k, *c, op == super::reduction::Op::Max, strict));

@@ -10,7 +10,7 @@ use tree_sitter::Node;
 
 use super::NoPort;
 use super::kernel::Context;
-use super::nest::{Parsed, identifiers, op_of, walk};
+use super::nest::{Parsed, identifiers, op_of, squash, walk};
 use super::reduction::{Accumulator, Op, one_op, read_in_own_update, update_op};
 use super::types::Scalar;
 use crate::analysis::{Access, RegionParam};
@@ -24,9 +24,9 @@ struct Use<'t> {
     fixed: bool,
 }
 
-/// The written arrays of the region whose elements the loop may accumulate into, with their
-/// uses; `None` for an array used other than by subscript (passed on, or as a pointer).
-fn uses<'t>(ctx: &Context<'t>, q: &RegionParam) -> Option<Vec<Use<'t>>> {
+/// The uses of a written array in the loop body, each with what it does; `None` for an array
+/// used other than by subscript (passed on, or as a pointer).
+fn uses<'t>(ctx: &Context<'t>, q: &RegionParam) -> Option<Vec<(Use<'t>, Role)>> {
     let p = ctx.parsed;
     let varying = varying_names(ctx);
     let mut out = Vec::new();
@@ -50,11 +50,13 @@ fn uses<'t>(ctx: &Context<'t>, q: &RegionParam) -> Option<Vec<Use<'t>>> {
             plain = false;
             return;
         };
-        out.push(Use {
+        let u = Use {
             subscript: s,
             text: squash(p.text(s)),
             fixed: fixed_index(ctx, index, &varying),
-        });
+        };
+        let r = role(p, &u);
+        out.push((u, r));
     });
     plain.then_some(out)
 }
@@ -74,10 +76,6 @@ fn role(p: &Parsed, u: &Use) -> Role {
     }
 }
 
-fn squash(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).collect()
-}
-
 /// Names whose value may differ between iterations: the counters and every variable the loop
 /// declares or assigns.
 fn varying_names(ctx: &Context) -> BTreeSet<String> {
@@ -91,17 +89,14 @@ fn varying_names(ctx: &Context) -> BTreeSet<String> {
     else {
         return out;
     };
+    out.extend(super::phases::written(p, lp));
     walk(lp, &mut |n| {
-        let target = match n.kind() {
+        let declared = match n.kind() {
             "init_declarator" => n.child_by_field_name("declarator"),
-            "declaration" => n
-                .child_by_field_name("declarator")
-                .filter(|d| d.kind() == "identifier"),
-            "assignment_expression" => n.child_by_field_name("left"),
-            "update_expression" => n.child_by_field_name("argument"),
+            "declaration" => n.child_by_field_name("declarator"),
             _ => None,
         };
-        if let Some(t) = target.filter(|t| t.kind() == "identifier") {
+        if let Some(t) = declared.filter(|t| t.kind() == "identifier") {
             out.insert(p.text(t).to_string());
         }
     });
@@ -154,10 +149,8 @@ pub(super) fn accumulators(ctx: &mut Context) -> Result<Vec<Accumulator>, NoPort
     let mut out: Vec<Accumulator> = Vec::new();
     for (q, scalar) in candidates(ctx) {
         let Some(uses) = uses(ctx, &q) else { continue };
-        let roles: Vec<Role> = uses.iter().map(|u| role(p, u)).collect();
         let updates: Vec<(&Use, Op)> = uses
             .iter()
-            .zip(&roles)
             .filter_map(|(u, r)| match r {
                 Role::Update(op) => Some((u, *op)),
                 _ => None,
@@ -166,7 +159,7 @@ pub(super) fn accumulators(ctx: &mut Context) -> Result<Vec<Accumulator>, NoPort
         if updates.is_empty() || updates.iter().any(|(u, _)| !u.fixed) {
             continue;
         }
-        if let Some(Role::Store(e)) = roles.iter().find(|r| matches!(r, Role::Store(_))) {
+        if let Some((_, Role::Store(e))) = uses.iter().find(|(_, r)| matches!(r, Role::Store(_))) {
             return Err(e.clone());
         }
         let mut elements: Vec<String> = updates.iter().map(|(u, _)| u.text.clone()).collect();
@@ -174,10 +167,9 @@ pub(super) fn accumulators(ctx: &mut Context) -> Result<Vec<Accumulator>, NoPort
         elements.dedup();
         let mut ops_of_array = Vec::new();
         for (k, element) in elements.iter().enumerate() {
-            let own: Vec<&Use> = uses.iter().filter(|u| &u.text == element).collect();
-            if let Some(u) = own.iter().find(|u| {
-                update_op(p, u.subscript, element).is_none()
-                    && !read_in_own_update(p, u.subscript, element)
+            let own: Vec<&(Use, Role)> = uses.iter().filter(|(u, _)| &u.text == element).collect();
+            if let Some((u, _)) = own.iter().find(|(u, r)| {
+                matches!(r, Role::Read) && !read_in_own_update(p, u.subscript, element)
             }) {
                 return Err(NoPort::new(format!(
                     "`{}` is read in the loop outside its own update: a running value, not a reduction",
@@ -194,7 +186,7 @@ pub(super) fn accumulators(ctx: &mut Context) -> Result<Vec<Accumulator>, NoPort
             let mut a = Accumulator::new(element, &q.elem_type, scalar, op);
             a.at = format!("&{element}");
             a.local = format!("port_acc_{}_{k}", q.name);
-            for u in &own {
+            for (u, _) in &own {
                 ctx.edits.replace(u.subscript.byte_range(), a.local.clone());
             }
             out.push(a);
@@ -218,21 +210,19 @@ pub(super) fn atomics(ctx: &mut Context) -> Result<usize, NoPort> {
     let mut count = 0;
     for (q, scalar) in candidates(ctx) {
         let Some(uses) = uses(ctx, &q) else { continue };
-        let roles: Vec<Role> = uses.iter().map(|u| role(p, u)).collect();
-        let updated = |u: &Use, r: &Role| matches!(r, Role::Update(_)) && u.fixed;
-        if !roles.iter().any(|r| matches!(r, Role::Update(_)))
-            || uses.iter().zip(&roles).any(|(u, r)| updated(u, r))
+        // Only an array every use of which updates it at a changing position. One with a fixed
+        // position is an accumulator (above); one also read or stored is one the analysis found
+        // each iteration's own (`r[i] = ..; r[i] -= ..` beside a scalar sum): left as it is.
+        if uses.is_empty()
+            || uses
+                .iter()
+                .any(|(u, r)| u.fixed || !matches!(r, Role::Update(_)))
         {
             continue;
         }
-        // An array also read or stored at changing positions is one the analysis found each
-        // iteration's own (`r[i] = ..; r[i] -= ..` beside a scalar sum): left as the loop has it.
-        if roles.iter().any(|r| !matches!(r, Role::Update(_))) {
-            continue;
-        }
         let mut rewrites = Vec::new();
-        for (u, r) in uses.iter().zip(roles) {
-            let Role::Update(op) = r else { continue };
+        for (u, r) in &uses {
+            let Role::Update(op) = *r else { continue };
             let (update, value) = atomic_value(p, u)?;
             rewrites.push((update, op, value, u.text.clone()));
         }

@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use super::NoPort;
 use super::kernel::{BLOCK, Context};
-use super::nest::{Parsed, op_of, walk};
+use super::nest::{Parsed, op_of, squash, walk};
 use super::types::Scalar;
 use crate::analysis::Access;
 
@@ -95,10 +95,6 @@ fn increments<'t>(p: &Parsed, body: Node<'t>) -> Vec<Increment<'t>> {
         });
     });
     out
-}
-
-fn squash(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 pub fn write(ctx: &mut Context) -> Result<(String, String), NoPort> {

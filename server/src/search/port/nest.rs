@@ -493,6 +493,11 @@ fn step_of(p: &Parsed, update: Node, var: &str) -> Option<i64> {
     .filter(|&s| s != 0)
 }
 
+/// `s` without its whitespace: how the ports compare expressions as the code spells them.
+pub fn squash(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
 /// A decimal or hexadecimal integer literal, suffixes allowed.
 fn int_literal(s: &str) -> Option<i64> {
     let t = s.trim().trim_end_matches(['u', 'U', 'l', 'L']);

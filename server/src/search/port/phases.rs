@@ -111,7 +111,7 @@ fn declared_names(p: &Parsed, stmts: &[Node]) -> BTreeSet<String> {
 }
 
 /// Identifiers a step assigns or increments.
-fn written(p: &Parsed, n: Node) -> BTreeSet<String> {
+pub(super) fn written(p: &Parsed, n: Node) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     walk(n, &mut |x| {
         let target = match x.kind() {

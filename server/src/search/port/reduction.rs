@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use super::NoPort;
 use super::kernel::{BLOCK, Context};
-use super::nest::{op_of, walk};
+use super::nest::{op_of, squash, walk};
 use super::types::Scalar;
 use crate::analysis::Access;
 
@@ -353,12 +353,9 @@ pub(super) fn read_in_own_update(p: &super::nest::Parsed, n: Node, name: &str) -
     while let Some(u) = up {
         match u.kind() {
             "assignment_expression" => {
-                return u.child_by_field_name("left").is_some_and(|l| {
-                    p.text(l)
-                        .chars()
-                        .filter(|c| !c.is_whitespace())
-                        .eq(name.chars())
-                });
+                return u
+                    .child_by_field_name("left")
+                    .is_some_and(|l| squash(p.text(l)) == name);
             }
             // Only the condition of the if that updates it: `if (acc > 0) { if (v < acc) .. }`
             // would read the thread's partial where the serial code reads the whole value.
@@ -418,7 +415,7 @@ fn subscript_text(p: &super::nest::Parsed, s: Node) -> Option<String> {
     let idx = s
         .child_by_field_name("indices")
         .or_else(|| s.child_by_field_name("index"))?;
-    let t: String = p.text(idx).chars().filter(|c| !c.is_whitespace()).collect();
+    let t = squash(p.text(idx));
     Some(t.trim_start_matches('[').trim_end_matches(']').to_string())
 }
 
@@ -442,7 +439,7 @@ pub(super) fn is_deref_of(p: &super::nest::Parsed, n: Node, name: &str) -> bool 
             None => return false,
         }
     }
-    let text: String = p.text(cur).chars().filter(|c| !c.is_whitespace()).collect();
+    let text = squash(p.text(cur));
     text == format!("*{name}") || text == format!("{name}[0]") || text == name
 }
 

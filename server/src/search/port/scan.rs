@@ -11,13 +11,9 @@ use tree_sitter::Node;
 
 use super::NoPort;
 use super::kernel::{BLOCK, Context, MAX_BLOCKS};
-use super::nest::{Counted, Parsed, op_of};
+use super::nest::{Counted, Parsed, op_of, squash};
 use super::reduction::Op;
 use super::types::Scalar;
-
-fn squash(s: &str) -> String {
-    s.chars().filter(|c| !c.is_whitespace()).collect()
-}
 
 fn strip_parens(mut n: Node) -> Node {
     while n.kind() == "parenthesized_expression" {
